@@ -1,0 +1,390 @@
+// Legal move generation, compiled once per rule set (RULES.md).  Everything is
+// bitboard arithmetic on Board's layout; the only per-piece work is the
+// depth-first search of capture sequences, which is rare in play.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "bitboard.hpp"
+#include "board.hpp"
+#include "move.hpp"
+#include "position.hpp"
+#include "variant.hpp"
+
+namespace dama {
+
+// How capture sequences that share (from, to, captured set) are counted:
+// Unique treats them as one move (RULES.md); Paths keeps every sequence, the
+// convention of several published perft tables.
+enum class Counting : std::uint8_t { Unique, Paths };
+
+template <Dir... Ds, class F>
+constexpr void each_dir(F&& f) {
+  (f(std::integral_constant<Dir, Ds>{}), ...);
+}
+
+template <RuleSet R, Counting K = Counting::Unique>
+class MoveGenerator {
+ public:
+  using Board = BoardFor<R>;
+  using Bitboard = typename Board::Bitboard;
+  using Pos = Position<Board>;
+  using List = MoveList<Board>;
+  using MoveT = Move<Board>;
+
+  static void generate(const Pos& p, List& out) {
+    p.side == Color::White ? generate<Color::White>(p, out) : generate<Color::Black>(p, out);
+  }
+  static int count(const Pos& p) {
+    return p.side == Color::White ? count<Color::White>(p) : count<Color::Black>(p);
+  }
+  static bool has_capture(const Pos& p) {
+    return p.side == Color::White ? has_capture<Color::White>(p) : has_capture<Color::Black>(p);
+  }
+
+  template <Color C>
+  static void generate(const Pos& p, List& out) {
+    out.clear();
+    if (has_capture<C>(p)) {
+      generate_captures<C>(p, out);
+      if constexpr (R.forced_capture) return;
+    }
+    generate_steps<C>(p, out);
+  }
+
+  // The number of legal moves; steps are counted with popcounts, not listed.
+  template <Color C>
+  static int count(const Pos& p) {
+    if (!has_capture<C>(p)) return count_steps<C>(p);
+    List captures;
+    generate_captures<C>(p, captures);
+    if constexpr (R.forced_capture) return captures.size();
+    return captures.size() + count_steps<C>(p);
+  }
+
+  template <Color C>
+  static bool has_capture(const Pos& p) {
+    const Bitboard empty = p.empty(), enemy = p.of(~C);
+    if (men_that_can_capture<C>(p.men(C), man_targets<C>(p), empty)) return true;
+    const Bitboard kings = p.kings_of(C);
+    if (!kings) return false;
+    bool found = false;
+    each_dir<NE, NW, SE, SW>([&](auto d) {
+      constexpr Dir D = decltype(d)::value;
+      Bitboard first_hit;
+      if constexpr (R.flying_kings) {
+        Bitboard ray = Board::template step<D>(kings);
+        first_hit = ray & enemy;
+        ray &= empty;
+        while (ray) {
+          ray = Board::template step<D>(ray);
+          first_hit |= ray & enemy;
+          ray &= empty;
+        }
+      } else {
+        first_hit = Board::template step<D>(kings) & enemy;
+      }
+      found |= (Board::template step<D>(first_hit) & empty) != 0;
+    });
+    return found;
+  }
+
+ private:
+  // Pieces a man may jump: every enemy piece, or only men where men may not take kings.
+  template <Color C>
+  static Bitboard man_targets(const Pos& p) {
+    if constexpr (R.men_capture_kings) return p.of(~C);
+    else return p.of(~C) & ~p.kings;
+  }
+
+  template <Color C, class F>
+  static constexpr void man_step_dirs(F&& f) {
+    if constexpr (C == Color::White) each_dir<NE, NW>(f);
+    else each_dir<SE, SW>(f);
+  }
+  template <Color C, class F>
+  static constexpr void man_capture_dirs(F&& f) {
+    if constexpr (R.men_capture_backwards) each_dir<NE, NW, SE, SW>(f);
+    else man_step_dirs<C>(f);
+  }
+
+  template <Color C>
+  static Bitboard men_that_can_capture(Bitboard men, Bitboard victims, Bitboard empty) {
+    Bitboard able = 0;
+    man_capture_dirs<C>([&](auto d) {
+      constexpr Dir D = decltype(d)::value;
+      constexpr Dir Back = opposite(D);
+      able |= Board::template step<Back>(Board::template step<Back>(empty) & victims);
+    });
+    return able & men;
+  }
+
+  template <Color C>
+  static int count_steps(const Pos& p) {
+    const Bitboard empty = p.empty(), men = p.men(C), kings = p.kings_of(C);
+    int n = 0;
+    man_step_dirs<C>([&](auto d) { n += popcount(Board::template step<decltype(d)::value>(men) & empty); });
+    if (kings) {
+      each_dir<NE, NW, SE, SW>([&](auto d) {
+        constexpr Dir D = decltype(d)::value;
+        Bitboard ray = Board::template step<D>(kings) & empty;
+        if constexpr (R.flying_kings) {
+          while (ray) {
+            n += popcount(ray);
+            ray = Board::template step<D>(ray) & empty;
+          }
+        } else {
+          n += popcount(ray);
+        }
+      });
+    }
+    return n;
+  }
+
+  static void add_step(List& out, int from, int to, bool promotes) {
+    MoveT& m = out.push();
+    m.captured = 0;
+    m.from = static_cast<std::uint8_t>(from);
+    m.to = static_cast<std::uint8_t>(to);
+    m.promotes = promotes;
+    m.landing_count = 0;
+  }
+
+  template <Color C>
+  static void generate_steps(const Pos& p, List& out) {
+    const Bitboard empty = p.empty(), men = p.men(C);
+    constexpr Bitboard crowning = Board::kCrowningRow[index(C)];
+    man_step_dirs<C>([&](auto d) {
+      constexpr Dir D = decltype(d)::value;
+      for_each_bit(Bitboard(Board::template step<D>(men) & empty), [&](int to) {
+        const Bitboard to_bit = Bitboard{1} << to;
+        add_step(out, lowest_bit(Board::template step<opposite(D)>(to_bit)), to, (to_bit & crowning) != 0);
+      });
+    });
+    for_each_bit(p.kings_of(C), [&](int from) {
+      const Bitboard king = Bitboard{1} << from;
+      each_dir<NE, NW, SE, SW>([&](auto d) {
+        constexpr Dir D = decltype(d)::value;
+        Bitboard square = Board::template step<D>(king) & empty;
+        while (square) {
+          add_step(out, from, lowest_bit(square), false);
+          if constexpr (!R.flying_kings) break;
+          square = Board::template step<D>(square) & empty;
+        }
+      });
+    });
+  }
+
+  template <Color C>
+  static void generate_captures(const Pos& p, List& out) {
+    CaptureSearch<C> search(p, out);
+    for_each_bit(p.kings_of(C), [&](int from) { search.from_king(from); });
+    if constexpr (R.choice == CaptureChoice::KingFirst) {
+      if (!out.empty()) return;  // a king can capture: men may not
+    }
+    const Bitboard able = men_that_can_capture<C>(p.men(C), man_targets<C>(p), p.empty());
+    for_each_bit(able, [&](int from) { search.from_man(from); });
+  }
+
+  // Depth-first search of every capture sequence of one side, keeping only
+  // those of the highest priority under the variant's choice rule.
+  template <Color C>
+  class CaptureSearch {
+   public:
+    CaptureSearch(const Pos& p, List& out)
+        : empty_(p.empty()), enemy_(p.of(~C)), enemy_kings_(p.kings_of(~C)), out_(out), first_(out.size()) {}
+
+    void from_king(int from) {
+      begin(from, true);
+      continue_as_king(origin_, NE);
+    }
+    void from_man(int from) {
+      begin(from, false);
+      continue_as_man(origin_);
+    }
+
+   private:
+    static constexpr Bitboard kCrowning = Board::kCrowningRow[index(C)];
+
+    void begin(int from, bool king) {
+      origin_ = Bitboard{1} << from;
+      from_ = static_cast<std::uint8_t>(from);
+      mover_is_king_ = king;
+      crowned_ = false;
+      free_ = empty_ | origin_;  // the mover has left its square; it may pass or end there
+    }
+
+    // Squares the mover may pass over or land on now.
+    Bitboard passable() const {
+      if constexpr (R.removal == Removal::AtOnce) return free_ | captured_;
+      else return free_;  // jumped pieces stay and block until the move ends
+    }
+    Bitboard king_victims() const { return enemy_ & ~captured_; }
+    Bitboard man_victims() const {
+      if constexpr (R.men_capture_kings) return enemy_ & ~captured_;
+      else return enemy_ & ~captured_ & ~enemy_kings_;
+    }
+
+    // The caller records the landing square in landing_[count_ - 1].
+    void take(Bitboard victim) {
+      captured_ |= victim;
+      if (victim & enemy_kings_) {
+        ++kings_taken_;
+        king_order_ |= 0x8000u >> count_;
+      }
+      ++count_;
+    }
+    void untake(Bitboard victim) {
+      --count_;
+      captured_ &= ~victim;
+      if (victim & enemy_kings_) {
+        --kings_taken_;
+        king_order_ &= ~(0x8000u >> count_);
+      }
+    }
+
+    void continue_as_man(Bitboard at) {
+      bool extended = false;
+      man_capture_dirs<C>([&](auto d) {
+        constexpr Dir D = decltype(d)::value;
+        const Bitboard victim = Board::template step<D>(at) & man_victims();
+        if (!victim) return;
+        const Bitboard landing = Board::template step<D>(victim) & passable();
+        if (!landing) return;
+        extended = true;
+        take(victim);
+        landing_[count_ - 1] = static_cast<std::uint8_t>(lowest_bit(landing));
+        if (landing & kCrowning) {
+          if constexpr (R.crowning == CrowningInCapture::ContinueAsKing) {
+            crowned_ = true;
+            continue_as_king(landing, D);
+            crowned_ = false;
+          } else if constexpr (R.crowning == CrowningInCapture::EndsMove) {
+            emit(landing, true);
+          } else {
+            continue_as_man(landing);
+          }
+        } else {
+          continue_as_man(landing);
+        }
+        untake(victim);
+      });
+      if (!extended && count_ > 0) emit(at, (at & kCrowning) != 0);
+    }
+
+    // The first piece a king at `at` meets along D that it may take (0 if none).
+    template <Dir D>
+    Bitboard king_victim_along(Bitboard at, Bitboard open) const {
+      Bitboard square = Board::template step<D>(at);
+      if constexpr (R.flying_kings) {
+        while (square & open) square = Board::template step<D>(square);
+      }
+      return square & king_victims();
+    }
+
+    // Straight back is blocked by the piece just jumped, which stays on the board.
+    template <Dir D>
+    bool blocked_behind(Dir arrived) const {
+      return R.removal == Removal::AtEnd && count_ > 0 && D == opposite(arrived);
+    }
+
+    bool king_can_capture(Bitboard at, Dir arrived) const {
+      const Bitboard open = passable();
+      bool found = false;
+      each_dir<NE, NW, SE, SW>([&](auto d) {
+        constexpr Dir D = decltype(d)::value;
+        if (found || blocked_behind<D>(arrived)) return;
+        const Bitboard victim = king_victim_along<D>(at, open);
+        found = victim && (Board::template step<D>(victim) & open);
+      });
+      return found;
+    }
+
+    // Flying kings: after a jump along D, landing squares further along D only
+    // repeat what the first one reaches going straight on, so only the first
+    // carries the straight continuation (one sequence, as published tables count).
+    void continue_as_king(Bitboard at, Dir arrived, bool straight_on = true) {
+      bool extended = false;
+      each_dir<NE, NW, SE, SW>([&](auto d) {
+        constexpr Dir D = decltype(d)::value;
+        if (blocked_behind<D>(arrived)) return;
+        const Bitboard open = passable();
+        const Bitboard victim = king_victim_along<D>(at, open);
+        if (!victim) return;
+        Bitboard landings = Board::template step<D>(victim) & open;
+        if (!landings) return;
+        extended = true;
+        if (R.flying_kings && count_ > 0 && D == arrived && !straight_on) return;
+        take(victim);
+        const Bitboard first = landings;
+        if constexpr (R.flying_kings) {
+          // A flying king must land where it can go on capturing, if there is such a square.
+          for (Bitboard l = Board::template step<D>(landings) & open; l; l = Board::template step<D>(l) & open)
+            landings |= l;
+          Bitboard continuing = 0;
+          for_each_bit(landings, [&](int l) {
+            if (king_can_capture(Bitboard{1} << l, D)) continuing |= Bitboard{1} << l;
+          });
+          if (continuing) landings = continuing;
+        }
+        for_each_bit(landings, [&](int l) {
+          landing_[count_ - 1] = static_cast<std::uint8_t>(l);
+          const Bitboard square = Bitboard{1} << l;
+          continue_as_king(square, D, square == first);
+        });
+        untake(victim);
+      });
+      if (!extended && count_ > 0) emit(at, crowned_);
+    }
+
+    std::uint32_t priority() const {
+      switch (R.choice) {
+        case CaptureChoice::Any: return 0;
+        case CaptureChoice::KingFirst: return mover_is_king_ ? 1 : 0;
+        case CaptureChoice::MostPieces: return count_;
+        case CaptureChoice::MostPiecesThenKings: return (count_ << 8) | kings_taken_;
+        case CaptureChoice::Italian:
+          return (count_ << 24) | (mover_is_king_ << 23) | (kings_taken_ << 16) | king_order_;
+      }
+      return 0;
+    }
+
+    void emit(Bitboard at, bool promotes) {
+      const std::uint32_t rank = priority();
+      if (rank < best_) return;
+      if (rank > best_) {
+        out_.truncate(first_);
+        best_ = rank;
+      }
+      const int to = lowest_bit(at);
+      if constexpr (K == Counting::Unique) {
+        // Two sequences taking fewer than two pieces cannot share an identity.
+        if (count_ >= 2)
+          for (int i = first_; i < out_.size(); ++i)
+            if (out_[i].from == from_ && out_[i].to == to && out_[i].captured == captured_) return;
+      }
+      MoveT& m = out_.push();
+      m.captured = captured_;
+      m.from = from_;
+      m.to = static_cast<std::uint8_t>(to);
+      m.promotes = promotes && !mover_is_king_;
+      m.landing_count = static_cast<std::uint8_t>(count_ - 1);
+      for (int i = 0; i + 1 < count_; ++i) m.landings[i] = landing_[i];
+    }
+
+    const Bitboard empty_, enemy_, enemy_kings_;
+    List& out_;
+    const int first_;
+    std::uint32_t best_ = 0;
+
+    Bitboard origin_ = 0, free_ = 0, captured_ = 0;
+    std::uint8_t from_ = 0;
+    bool mover_is_king_ = false, crowned_ = false;
+    int count_ = 0, kings_taken_ = 0;
+    std::uint32_t king_order_ = 0;
+    std::uint8_t landing_[Board::kMaxCaptures];
+  };
+};
+
+}  // namespace dama

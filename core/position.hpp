@@ -1,0 +1,59 @@
+// A position: who stands where and who is to move.  Copy-make: after() returns
+// the position after a move, so search and perft never undo anything.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "board.hpp"
+#include "move.hpp"
+#include "variant.hpp"
+#include "zobrist.hpp"
+
+namespace dama {
+
+template <class Board>
+struct Position {
+  using Bitboard = typename Board::Bitboard;
+
+  std::array<Bitboard, 2> pieces{};  // by colour, men and kings together
+  Bitboard kings = 0;
+  Color side = Color::White;
+
+  constexpr Bitboard occupied() const { return pieces[0] | pieces[1]; }
+  constexpr Bitboard empty() const { return Board::kAll & ~occupied(); }
+  constexpr Bitboard of(Color c) const { return pieces[index(c)]; }
+  constexpr Bitboard men(Color c) const { return pieces[index(c)] & ~kings; }
+  constexpr Bitboard kings_of(Color c) const { return pieces[index(c)] & kings; }
+
+  constexpr Position after(const Move<Board>& m) const {
+    Position next = *this;
+    const Bitboard from = Bitboard{1} << m.from, to = Bitboard{1} << m.to;
+    Bitboard& own = next.pieces[index(side)];
+    own = (own & ~from) | to;  // from == to when a capture returns home
+    next.pieces[index(~side)] &= ~m.captured;
+    const bool king = (kings & from) || m.promotes;
+    next.kings &= ~(m.captured | from);
+    if (king) next.kings |= to;
+    next.side = ~side;
+    return next;
+  }
+
+  std::uint64_t hash() const { return zobrist_hash<Board>(pieces, kings, side); }
+
+  constexpr bool operator==(const Position&) const = default;
+
+  // The variant's start: each side's men on its 3 (8x8) or 4 (10x10) nearest rows.
+  static constexpr Position start(Color first_player) {
+    Position p;
+    const int rows = Board::kSize / 2 - 1;
+    for (int y = 0; y < Board::kSize; ++y) {
+      if (y < rows) p.pieces[0] |= Board::T::make_row(y);
+      if (y >= Board::kSize - rows) p.pieces[1] |= Board::T::make_row(y);
+    }
+    p.side = first_player;
+    return p;
+  }
+};
+
+}  // namespace dama

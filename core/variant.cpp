@@ -1,0 +1,64 @@
+#include "variant.hpp"
+
+#include <sstream>
+
+namespace dama {
+
+namespace {
+
+const char* to_string(CaptureChoice c) {
+  switch (c) {
+    case CaptureChoice::Any: return "any";
+    case CaptureChoice::KingFirst: return "king-first";
+    case CaptureChoice::MostPieces: return "most-pieces";
+    case CaptureChoice::MostPiecesThenKings: return "most-pieces-then-kings";
+    case CaptureChoice::Italian: return "italian-order";
+  }
+  return "?";
+}
+
+const char* to_string(CrowningInCapture c) {
+  switch (c) {
+    case CrowningInCapture::ContinueAsKing: return "continue-as-king";
+    case CrowningInCapture::EndsMove: return "ends-move";
+    case CrowningInCapture::OnlyIfEnds: return "only-if-capture-ends";
+  }
+  return "?";
+}
+
+}  // namespace
+
+const Variant& find_variant(std::string_view name) {
+  for (const auto& v : kVariants)
+    if (v.name == name || (!v.alias.empty() && v.alias == name)) return v;
+  std::string known;
+  for (const auto& v : kVariants) known += (known.empty() ? "" : ", ") + std::string(v.name);
+  throw Error("unknown variant '" + std::string(name) + "' (known: " + known + ")");
+}
+
+bool is_compiled(const RuleSet& rules) {
+  for (const auto& r : kCompiledRuleSets)
+    if (r == rules) return true;
+  return false;
+}
+
+void throw_not_compiled(const RuleSet& rules) {
+  throw Error("unsupported rule combination: " + describe(rules) +
+              " (capture not compulsory is a house rule for 8x8 variants only)");
+}
+
+std::string describe(const RuleSet& r) {
+  std::ostringstream out;
+  out << "board=" << r.board_size << "x" << r.board_size
+      << " first-player=" << (r.first_player == Color::White ? "white" : "black")
+      << " men-capture-backwards=" << (r.men_capture_backwards ? "yes" : "no")
+      << " kings=" << (r.flying_kings ? "flying" : "short")
+      << " men-capture-kings=" << (r.men_capture_kings ? "yes" : "no")
+      << " capture-choice=" << to_string(r.choice)
+      << " crowning-in-capture=" << to_string(r.crowning)
+      << " removal=" << (r.removal == Removal::AtEnd ? "at-end" : "at-once")
+      << " forced-capture=" << (r.forced_capture ? "yes" : "no");
+  return out.str();
+}
+
+}  // namespace dama

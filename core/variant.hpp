@@ -1,0 +1,128 @@
+// The variants: every rule switch of RULES.md, one description per variant.
+// Adding a variant means adding one entry to kVariants (plus its config and
+// tests); the move generator reads only the switches, never a name.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "board.hpp"
+#include "error.hpp"
+
+namespace dama {
+
+enum class CaptureChoice : std::uint8_t {
+  Any,                  // any complete capture sequence
+  KingFirst,            // a king's capture if any king can capture (czech)
+  MostPieces,           // only the sequences taking the most pieces
+  MostPiecesThenKings,  // most pieces, then most kings (spanish)
+  Italian,              // most pieces, king capturing, most kings, earliest king
+};
+
+enum class CrowningInCapture : std::uint8_t {
+  ContinueAsKing,  // crowned on the spot, goes on capturing as a king (russian)
+  EndsMove,        // crowned, the move ends
+  OnlyIfEnds,      // stays a man while passing; crowned only if the capture ends there
+};
+
+enum class Removal : std::uint8_t {
+  AtEnd,   // jumped pieces stay (and block) until the move is over
+  AtOnce,  // a jumped square is empty straight away (american)
+};
+
+enum class Notation : std::uint8_t { Numeric, Algebraic };
+
+// A structural type, so a rule set can be a template argument: the generator is
+// compiled once per rule set and no variant pays for another's rules.
+struct RuleSet {
+  int board_size = 8;
+  Color first_player = Color::White;
+  bool men_capture_backwards = false;
+  bool flying_kings = false;
+  bool men_capture_kings = true;
+  CaptureChoice choice = CaptureChoice::Any;
+  CrowningInCapture crowning = CrowningInCapture::EndsMove;
+  Removal removal = Removal::AtEnd;
+  bool forced_capture = true;
+
+  constexpr bool operator==(const RuleSet&) const = default;
+  constexpr RuleSet without_forced_capture() const {
+    RuleSet r = *this;
+    r.forced_capture = false;
+    return r;
+  }
+};
+
+struct Variant {
+  std::string_view name;
+  std::string_view alias;  // empty when none
+  RuleSet rules;
+  int pdn_game_type;        // PDN GameType tag
+  Notation native_notation;
+  std::string_view summary;
+};
+
+inline constexpr Variant kVariants[] = {
+    {"russian", "", {8, Color::White, true, true, true, CaptureChoice::Any, CrowningInCapture::ContinueAsKing, Removal::AtEnd},
+     25, Notation::Algebraic, "shashki: men capture backwards, flying kings, free choice of capture"},
+    {"czech", "", {8, Color::White, false, true, true, CaptureChoice::KingFirst, CrowningInCapture::EndsMove, Removal::AtEnd},
+     29, Notation::Algebraic, "flying kings, men capture forwards, a king must capture if it can"},
+    {"brazilian", "", {8, Color::White, true, true, true, CaptureChoice::MostPieces, CrowningInCapture::OnlyIfEnds, Removal::AtEnd},
+     26, Notation::Algebraic, "international rules on 8x8: take the most pieces"},
+    {"spanish", "", {8, Color::White, false, true, true, CaptureChoice::MostPiecesThenKings, CrowningInCapture::EndsMove, Removal::AtEnd},
+     24, Notation::Numeric, "flying kings, men capture forwards, most pieces then most kings"},
+    {"italian", "", {8, Color::White, false, false, false, CaptureChoice::Italian, CrowningInCapture::EndsMove, Removal::AtEnd},
+     22, Notation::Numeric, "short kings, men never take kings, the Italian order of captures"},
+    {"american", "english", {8, Color::Black, false, false, true, CaptureChoice::Any, CrowningInCapture::EndsMove, Removal::AtOnce},
+     21, Notation::Numeric, "checkers: short kings, Black moves first, free choice of capture"},
+    {"international", "", {10, Color::White, true, true, true, CaptureChoice::MostPieces, CrowningInCapture::OnlyIfEnds, Removal::AtEnd},
+     20, Notation::Numeric, "10x10, 20 men each, flying kings, take the most pieces"},
+};
+inline constexpr std::size_t kVariantCount = std::size(kVariants);
+
+// Every rule set the program is compiled for: each variant, and on 8x8 the
+// house rule "capture not compulsory" as well.
+inline constexpr auto kCompiledRuleSets = [] {
+  constexpr std::size_t n8 = [] {
+    std::size_t n = 0;
+    for (const auto& v : kVariants) n += v.rules.board_size == 8;
+    return n;
+  }();
+  std::array<RuleSet, kVariantCount + n8> all{};
+  std::size_t i = 0;
+  for (const auto& v : kVariants) all[i++] = v.rules;
+  for (const auto& v : kVariants)
+    if (v.rules.board_size == 8) all[i++] = v.rules.without_forced_capture();
+  return all;
+}();
+
+template <RuleSet R>
+using BoardFor = std::conditional_t<R.board_size == 8, Board8, Board10>;
+
+// Finds a variant by name or alias; throws dama::Error naming the known ones.
+const Variant& find_variant(std::string_view name);
+// A variant with a switch flipped may no longer match a compiled rule set.
+bool is_compiled(const RuleSet& rules);
+std::string describe(const RuleSet& rules);
+
+[[noreturn]] void throw_not_compiled(const RuleSet& rules);
+
+// Runs f.template operator()<R>() with the compiled rule set R equal to `rules`;
+// throws dama::Error when no compiled rule set matches.
+template <std::size_t I = 0, class F>
+decltype(auto) with_rules(const RuleSet& rules, F&& f) {
+  constexpr RuleSet candidate = kCompiledRuleSets[I];
+  if constexpr (I + 1 == kCompiledRuleSets.size()) {
+    if (!(rules == candidate)) throw_not_compiled(rules);
+    return f.template operator()<candidate>();
+  } else {
+    if (rules == candidate) return f.template operator()<candidate>();
+    return with_rules<I + 1>(rules, std::forward<F>(f));
+  }
+}
+
+}  // namespace dama
