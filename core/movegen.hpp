@@ -1,6 +1,6 @@
 // Legal move generation, compiled once per rule set (RULES.md).  Everything is
 // bitboard arithmetic on Board's layout; the only per-piece work is the
-// depth-first search of capture sequences, which is rare in play.
+// depth-first search of capture sequences.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +20,7 @@ namespace dama {
 enum class Counting : std::uint8_t { Unique, Paths };
 
 template <Dir... Ds, class F>
-constexpr void each_dir(F&& f) {
+[[gnu::always_inline]] constexpr void each_dir(F&& f) {
   (f(std::integral_constant<Dir, Ds>{}), ...);
 }
 
@@ -46,51 +46,37 @@ class MoveGenerator {
   template <Color C>
   static void generate(const Pos& p, List& out) {
     out.clear();
-    if (has_capture<C>(p)) {
-      generate_captures<C>(p, out);
+    const Jumpers jumpers = man_jumpers<C>(p);
+    const bool kings_capture = kings_can_capture<C>(p);
+    if (jumpers.any || kings_capture) {
+      ListSink sink{out, 0};
+      search_captures<C>(p, jumpers, kings_capture, sink);
       if constexpr (R.forced_capture) return;
     }
     generate_steps<C>(p, out);
   }
 
-  // The number of legal moves; steps are counted with popcounts, not listed.
+  // The number of legal moves, without listing them (bulk counting).
   template <Color C>
-  static int count(const Pos& p) {
-    if (!has_capture<C>(p)) return count_steps<C>(p);
-    List captures;
-    generate_captures<C>(p, captures);
-    if constexpr (R.forced_capture) return captures.size();
-    return captures.size() + count_steps<C>(p);
+  [[gnu::always_inline]] static int count(const Pos& p) {
+    const Jumpers jumpers = man_jumpers<C>(p);
+    const bool kings_capture = kings_can_capture<C>(p);
+    if (!jumpers.any && !kings_capture) return count_steps<C>(p);
+    return count_captures<C>(p, jumpers, kings_capture) + (R.forced_capture ? 0 : count_steps<C>(p));
   }
 
   template <Color C>
   static bool has_capture(const Pos& p) {
-    const Bitboard empty = p.empty(), enemy = p.of(~C);
-    if (men_that_can_capture<C>(p.men(C), man_targets<C>(p), empty)) return true;
-    const Bitboard kings = p.kings_of(C);
-    if (!kings) return false;
-    bool found = false;
-    each_dir<NE, NW, SE, SW>([&](auto d) {
-      constexpr Dir D = decltype(d)::value;
-      Bitboard first_hit;
-      if constexpr (R.flying_kings) {
-        Bitboard ray = Board::template step<D>(kings);
-        first_hit = ray & enemy;
-        ray &= empty;
-        while (ray) {
-          ray = Board::template step<D>(ray);
-          first_hit |= ray & enemy;
-          ray &= empty;
-        }
-      } else {
-        first_hit = Board::template step<D>(kings) & enemy;
-      }
-      found |= (Board::template step<D>(first_hit) & empty) != 0;
-    });
-    return found;
+    return man_jumpers<C>(p).any || kings_can_capture<C>(p);
   }
 
  private:
+  // Men able to make a first jump, by direction.
+  struct Jumpers {
+    Bitboard by_dir[4];
+    Bitboard any;
+  };
+
   // Pieces a man may jump: every enemy piece, or only men where men may not take kings.
   template <Color C>
   static Bitboard man_targets(const Pos& p) {
@@ -110,14 +96,42 @@ class MoveGenerator {
   }
 
   template <Color C>
-  static Bitboard men_that_can_capture(Bitboard men, Bitboard victims, Bitboard empty) {
-    Bitboard able = 0;
+  static Jumpers man_jumpers(const Pos& p) {
+    Jumpers j{{0, 0, 0, 0}, 0};
+    const Bitboard men = p.men(C), victims = man_targets<C>(p), empty = p.empty();
     man_capture_dirs<C>([&](auto d) {
       constexpr Dir D = decltype(d)::value;
       constexpr Dir Back = opposite(D);
-      able |= Board::template step<Back>(Board::template step<Back>(empty) & victims);
+      j.by_dir[D] = Board::template step<Back>(Board::template step<Back>(empty) & victims) & men;
+      j.any |= j.by_dir[D];
     });
-    return able & men;
+    return j;
+  }
+
+  template <Color C>
+  static bool kings_can_capture(const Pos& p) {
+    const Bitboard kings = p.kings_of(C);
+    if (!kings) return false;
+    const Bitboard empty = p.empty(), enemy = p.of(~C);
+    Bitboard landings = 0;
+    each_dir<NE, NW, SE, SW>([&](auto d) {
+      constexpr Dir D = decltype(d)::value;
+      Bitboard first_hit;
+      if constexpr (R.flying_kings) {
+        Bitboard ray = Board::template step<D>(kings);
+        first_hit = ray & enemy;
+        ray &= empty;
+        while (ray) {
+          ray = Board::template step<D>(ray);
+          first_hit |= ray & enemy;
+          ray &= empty;
+        }
+      } else {
+        first_hit = Board::template step<D>(kings) & enemy;
+      }
+      landings |= Board::template step<D>(first_hit) & empty;
+    });
+    return landings != 0;
   }
 
   template <Color C>
@@ -176,32 +190,151 @@ class MoveGenerator {
     });
   }
 
-  template <Color C>
-  static void generate_captures(const Pos& p, List& out) {
-    CaptureSearch<C> search(p, out);
-    for_each_bit(p.kings_of(C), [&](int from) { search.from_king(from); });
-    if constexpr (R.choice == CaptureChoice::KingFirst) {
-      if (!out.empty()) return;  // a king can capture: men may not
+  // Where complete capture sequences go.  Both sinks keep one entry per
+  // identity under Counting::Unique; sequences of one piece never repeat one.
+  struct ListSink {
+    List& out;
+    int first;
+    int size() const { return out.size() - first; }
+    void reset() { out.truncate(first); }
+    void add(std::uint8_t from, std::uint8_t to, Bitboard captured, bool promotes, int count,
+             const std::uint8_t* landings) {
+      if constexpr (K == Counting::Unique) {
+        if (count >= 2)
+          for (int i = first; i < out.size(); ++i)
+            if (out[i].from == from && out[i].to == to && out[i].captured == captured) return;
+      }
+      MoveT& m = out.push();
+      m.captured = captured;
+      m.from = from;
+      m.to = to;
+      m.promotes = promotes;
+      m.landing_count = static_cast<std::uint8_t>(count - 1);
+      for (int i = 0; i + 1 < count; ++i) m.landings[i] = landings[i];
     }
-    const Bitboard able = men_that_can_capture<C>(p.men(C), man_targets<C>(p), p.empty());
-    for_each_bit(able, [&](int from) { search.from_man(from); });
+  };
+
+  struct CountSink {
+    struct Identity {
+      Bitboard captured;
+      std::uint8_t from, to;
+    };
+    int total = 0;
+    int multi = 0;  // identities of sequences of two or more pieces, for de-duplication
+    Identity seen[List::kCapacity];
+    void reset() { total = multi = 0; }
+    void add(std::uint8_t from, std::uint8_t to, Bitboard captured, bool, int count, const std::uint8_t*) {
+      if constexpr (K == Counting::Unique) {
+        if (count >= 2) {
+          for (int i = 0; i < multi; ++i)
+            if (seen[i].from == from && seen[i].to == to && seen[i].captured == captured) return;
+          if (multi == List::kCapacity) throw Error("move list overflow while counting captures");
+          seen[multi++] = {captured, from, to};
+        }
+      }
+      ++total;
+    }
+    int size() const { return total; }
+    void add_many(int n) { total += n; }
+  };
+
+  template <Color C, class Sink>
+  static void search_captures(const Pos& p, const Jumpers& jumpers, bool kings_capture, Sink& sink) {
+    CaptureSearch<C, Sink> search(p, sink);
+    if (kings_capture) {
+      for_each_bit(p.kings_of(C), [&](int from) { search.from_king(from); });
+      if constexpr (R.choice == CaptureChoice::KingFirst) {
+        if (sink.size() > 0) return;  // a king can capture: men may not
+      }
+    }
+    man_capture_dirs<C>([&](auto d) {
+      constexpr Dir D = decltype(d)::value;
+      for_each_bit(jumpers.by_dir[D], [&](int from) { search.template from_man<D>(from); });
+    });
+  }
+
+  // Counts captures as search_captures would list them, but settles in bulk
+  // every man's single jump after which the man cannot jump again — most
+  // captures in play — and searches only the rest.
+  template <Color C>
+  static int count_captures(const Pos& p, const Jumpers& jumpers, bool kings_capture) {
+    CountSink sink;
+    CaptureSearch<C, CountSink> search(p, sink);
+    if (kings_capture) {
+      for_each_bit(p.kings_of(C), [&](int from) { search.from_king(from); });
+      if constexpr (R.choice == CaptureChoice::KingFirst) {
+        if (sink.size() > 0) return sink.size();
+      }
+    }
+    if (!jumpers.any) return sink.size();
+    const Bitboard empty = p.empty(), victims = man_targets<C>(p), enemy_kings = p.kings_of(~C);
+    constexpr Bitboard crowning = Board::kCrowningRow[index(C)];
+    // can_jump[d]: squares from which a man could jump along d.  From a landing
+    // square only the way back differs from the position as it stands (the
+    // jumped piece is there), and the way back is never taken.
+    Bitboard can_jump[4] = {0, 0, 0, 0};
+    man_capture_dirs<C>([&](auto d) {
+      constexpr Dir D = decltype(d)::value;
+      constexpr Dir Back = opposite(D);
+      can_jump[D] = Board::template step<Back>(Board::template step<Back>(empty) & victims);
+    });
+    man_capture_dirs<C>([&](auto d) {
+      constexpr Dir D = decltype(d)::value;
+      constexpr Dir Back = opposite(D);
+      const Bitboard movers = jumpers.by_dir[D];
+      if (!movers) return;
+      const Bitboard landings = Board::template step<D>(Board::template step<D>(movers));
+      Bitboard continuing = 0;
+      for (int other = 0; other < 4; ++other)
+        if (other != Back) continuing |= can_jump[other];
+      continuing &= landings;
+      if constexpr (R.crowning == CrowningInCapture::ContinueAsKing) continuing |= landings & crowning;
+      if constexpr (R.crowning == CrowningInCapture::EndsMove) continuing &= ~crowning;
+      const Bitboard single = landings & ~continuing;
+      if (single) {
+        const int king_victims = popcount(Board::template step<Back>(single) & enemy_kings);
+        search.emit_single_jumps(popcount(single) - king_victims, king_victims);
+      }
+      for_each_bit(continuing, [&](int landing) {
+        const Bitboard from = Board::template step<Back>(Board::template step<Back>(Bitboard{1} << landing));
+        search.template from_man<D>(lowest_bit(from));
+      });
+    });
+    return sink.size();
   }
 
   // Depth-first search of every capture sequence of one side, keeping only
   // those of the highest priority under the variant's choice rule.
-  template <Color C>
+  template <Color C, class Sink>
   class CaptureSearch {
    public:
-    CaptureSearch(const Pos& p, List& out)
-        : empty_(p.empty()), enemy_(p.of(~C)), enemy_kings_(p.kings_of(~C)), out_(out), first_(out.size()) {}
+    CaptureSearch(const Pos& p, Sink& sink)
+        : empty_(p.empty()), enemy_(p.of(~C)), enemy_kings_(p.kings_of(~C)), sink_(sink) {}
 
     void from_king(int from) {
       begin(from, true);
       continue_as_king(origin_, NE);
     }
+
+    // A man whose first jump along D is known to exist.
+    template <Dir D>
     void from_man(int from) {
       begin(from, false);
-      continue_as_man(origin_);
+      const Bitboard victim = Board::template step<D>(origin_);
+      jump_as_man<D>(victim, Board::template step<D>(victim));
+    }
+
+    // n men's single jumps taking men and k taking kings, each a complete
+    // sequence (counting only).
+    void emit_single_jumps(int men_taken, int kings_taken) {
+      mover_is_king_ = false;
+      count_ = 1;
+      if (men_taken && admit()) sink_.add_many(men_taken);
+      kings_taken_ = 1;
+      king_order_ = 0x8000u;
+      if (kings_taken && admit()) sink_.add_many(kings_taken);
+      count_ = kings_taken_ = 0;
+      king_order_ = 0;
     }
 
    private:
@@ -244,33 +377,42 @@ class MoveGenerator {
       }
     }
 
+    template <Dir D>
+    void jump_as_man(Bitboard victim, Bitboard landing) {
+      take(victim);
+      landing_[count_ - 1] = static_cast<std::uint8_t>(lowest_bit(landing));
+      if (landing & kCrowning) {
+        if constexpr (R.crowning == CrowningInCapture::ContinueAsKing) {
+          crowned_ = true;
+          continue_as_king(landing, D);
+          crowned_ = false;
+        } else if constexpr (R.crowning == CrowningInCapture::EndsMove) {
+          emit(landing, true);
+        } else {
+          continue_as_man<D>(landing);
+        }
+      } else {
+        continue_as_man<D>(landing);
+      }
+      untake(victim);
+    }
+
+    // A man never jumps straight back: the square behind holds the piece it took.
+    template <Dir Arrived>
     void continue_as_man(Bitboard at) {
       bool extended = false;
       man_capture_dirs<C>([&](auto d) {
         constexpr Dir D = decltype(d)::value;
-        const Bitboard victim = Board::template step<D>(at) & man_victims();
-        if (!victim) return;
-        const Bitboard landing = Board::template step<D>(victim) & passable();
-        if (!landing) return;
-        extended = true;
-        take(victim);
-        landing_[count_ - 1] = static_cast<std::uint8_t>(lowest_bit(landing));
-        if (landing & kCrowning) {
-          if constexpr (R.crowning == CrowningInCapture::ContinueAsKing) {
-            crowned_ = true;
-            continue_as_king(landing, D);
-            crowned_ = false;
-          } else if constexpr (R.crowning == CrowningInCapture::EndsMove) {
-            emit(landing, true);
-          } else {
-            continue_as_man(landing);
-          }
-        } else {
-          continue_as_man(landing);
+        if constexpr (D != opposite(Arrived)) {
+          const Bitboard victim = Board::template step<D>(at) & man_victims();
+          if (!victim) return;
+          const Bitboard landing = Board::template step<D>(victim) & passable();
+          if (!landing) return;
+          extended = true;
+          jump_as_man<D>(victim, landing);
         }
-        untake(victim);
       });
-      if (!extended && count_ > 0) emit(at, (at & kCrowning) != 0);
+      if (!extended) emit(at, (at & kCrowning) != 0);
     }
 
     // The first piece a king at `at` meets along D that it may take (0 if none).
@@ -350,32 +492,28 @@ class MoveGenerator {
       return 0;
     }
 
+    // Whether the current sequence ranks with the best so far under the choice
+    // rule; a better one discards those kept before.
+    bool admit() {
+      if constexpr (R.choice != CaptureChoice::Any) {
+        const std::uint32_t rank = priority();
+        if (rank < best_) return false;
+        if (rank > best_) {
+          sink_.reset();
+          best_ = rank;
+        }
+      }
+      return true;
+    }
+
     void emit(Bitboard at, bool promotes) {
-      const std::uint32_t rank = priority();
-      if (rank < best_) return;
-      if (rank > best_) {
-        out_.truncate(first_);
-        best_ = rank;
-      }
-      const int to = lowest_bit(at);
-      if constexpr (K == Counting::Unique) {
-        // Two sequences taking fewer than two pieces cannot share an identity.
-        if (count_ >= 2)
-          for (int i = first_; i < out_.size(); ++i)
-            if (out_[i].from == from_ && out_[i].to == to && out_[i].captured == captured_) return;
-      }
-      MoveT& m = out_.push();
-      m.captured = captured_;
-      m.from = from_;
-      m.to = static_cast<std::uint8_t>(to);
-      m.promotes = promotes && !mover_is_king_;
-      m.landing_count = static_cast<std::uint8_t>(count_ - 1);
-      for (int i = 0; i + 1 < count_; ++i) m.landings[i] = landing_[i];
+      if (!admit()) return;
+      sink_.add(from_, static_cast<std::uint8_t>(lowest_bit(at)), captured_, promotes && !mover_is_king_, count_,
+                landing_);
     }
 
     const Bitboard empty_, enemy_, enemy_kings_;
-    List& out_;
-    const int first_;
+    Sink& sink_;
     std::uint32_t best_ = 0;
 
     Bitboard origin_ = 0, free_ = 0, captured_ = 0;

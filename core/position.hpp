@@ -26,7 +26,7 @@ struct Position {
   constexpr Bitboard men(Color c) const { return pieces[index(c)] & ~kings; }
   constexpr Bitboard kings_of(Color c) const { return pieces[index(c)] & kings; }
 
-  constexpr Position after(const Move<Board>& m) const {
+  [[gnu::always_inline]] constexpr Position after(const Move<Board>& m) const {
     Position next = *this;
     const Bitboard from = Bitboard{1} << m.from, to = Bitboard{1} << m.to;
     Bitboard& own = next.pieces[index(side)];
