@@ -15,7 +15,7 @@ void register_moves(CLI::App& app) {
     const ResolvedGame game = resolve(options);
     with_rules(game.rules, [&]<RuleSet R>() {
       using Board = BoardFor<R>;
-      const auto position = options.fen.empty() ? Position<Board>::start(R.first_player) : parse_fen<Board>(options.fen);
+      const auto position = position_of<R>(options, game.notation);
       MoveList<Board> moves;
       MoveGenerator<R>::generate(position, moves);
       for (const auto& m : moves) std::cout << format_move(m, moves, game.notation) << "\n";

@@ -22,7 +22,7 @@ struct PerftOptions {
 template <RuleSet R, Counting K>
 void run_perft(const PerftOptions& o, Notation notation) {
   using Board = BoardFor<R>;
-  const auto position = o.game.fen.empty() ? Position<Board>::start(R.first_player) : parse_fen<Board>(o.game.fen);
+  const auto position = position_of<R>(o.game, notation);
   for (int d = 1; d <= o.depth; ++d) {
     const auto start = std::chrono::steady_clock::now();
     const std::uint64_t nodes = perft<R, K>(position, d);
