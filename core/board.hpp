@@ -120,6 +120,18 @@ struct Geometry : BoardTables<Layout> {
   // The row where a colour's men are crowned.
   static constexpr Bitboard kCrowningRow[2] = {T::make_row(Layout::kSize - 1), T::make_row(0)};
 
+  // Squares two steps from the edge along each direction.
+  static constexpr std::array<Bitboard, 4> kHasTwoSteps = [] {
+    std::array<Bitboard, 4> t{};
+    for (int d = 0; d < 4; ++d) {
+      t[d] = 0;
+      for (int s = 1; s <= T::kSquares; ++s)
+        if (T::on_board(T::x_of_square(s) + 2 * kDirDx[d], T::y_of_square(s) + 2 * kDirDy[d]))
+          t[d] |= Bitboard{1} << kBitOfSquare[s];
+    }
+    return t;
+  }();
+
   static constexpr Bitboard square_bit(int square) { return Bitboard{1} << kBitOfSquare[square]; }
 
   template <Dir D>
@@ -135,6 +147,18 @@ struct Geometry : BoardTables<Layout> {
       if constexpr (D == NW) return b >> 6;
       if constexpr (D == SE) return b << 6;
       if constexpr (D == SW) return b << 5;
+    }
+  }
+  // A step for squares known to have a neighbour along D (no edge mask).
+  template <Dir D>
+  static constexpr Bitboard step_unmasked(Bitboard b) {
+    if constexpr (Layout::kSize == 8) {
+      if constexpr (D == NE) return std::rotl(b, 1);
+      if constexpr (D == NW) return std::rotl(b, 7);
+      if constexpr (D == SE) return std::rotr(b, 7);
+      if constexpr (D == SW) return std::rotr(b, 1);
+    } else {
+      return step<D>(b);
     }
   }
   static constexpr Bitboard step(Bitboard b, Dir d) {

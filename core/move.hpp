@@ -33,8 +33,14 @@ class MoveList {
   // Enough for any position reachable in play on either board; a full list is
   // reported, never overrun.
   static constexpr int kCapacity = Board::kSize == 8 ? 384 : 768;
+  static constexpr int kMaxPieces = Board::kSize == 8 ? 12 : 20;
+  static constexpr int kMaxKingSteps = 2 * Board::kSize - 3;  // from a square of the long diagonal
+  static_assert(kCapacity >= kMaxPieces * (kMaxKingSteps + 4), "room for every step and single jump unchecked");
   using MoveT = Move<Board>;
 
+  // Steps and single jumps need no check: a side has at most 12 (20) pieces
+  // and a flying king at most 13 (17) steps, far below the capacity.
+  MoveT& push_unchecked() { return moves_[size_++]; }
   MoveT& push() {
     if (size_ == kCapacity) [[unlikely]]
       throw Error("move list overflow: more than " + std::to_string(kCapacity) + " moves");

@@ -46,11 +46,15 @@ class MoveGenerator {
   template <Color C>
   static void generate(const Pos& p, List& out) {
     out.clear();
-    const Jumpers jumpers = man_jumpers<C>(p);
     const bool kings_capture = kings_can_capture<C>(p);
-    if (jumpers.any || kings_capture) {
-      ListSink sink{out, 0};
-      search_captures<C>(p, jumpers, kings_capture, sink);
+    if (men_can_capture<C>(p) || kings_capture) {
+      const ManJumps jumps = man_jumps<C>(p);
+      if (!kings_capture && !jumps.any_continuing) {
+        add_single_jumps<C>(p, jumps, out);
+      } else {
+        ListSink sink{out, 0};
+        search_captures<C>(p, jumps, kings_capture, sink);
+      }
       if constexpr (R.forced_capture) return;
     }
     generate_steps<C>(p, out);
@@ -59,22 +63,24 @@ class MoveGenerator {
   // The number of legal moves, without listing them (bulk counting).
   template <Color C>
   [[gnu::always_inline]] static int count(const Pos& p) {
-    const Jumpers jumpers = man_jumpers<C>(p);
     const bool kings_capture = kings_can_capture<C>(p);
-    if (!jumpers.any && !kings_capture) return count_steps<C>(p);
-    return count_captures<C>(p, jumpers, kings_capture) + (R.forced_capture ? 0 : count_steps<C>(p));
+    if (!men_can_capture<C>(p) && !kings_capture) return count_steps<C>(p);
+    return count_captures<C>(p, kings_capture) + (R.forced_capture ? 0 : count_steps<C>(p));
   }
 
   template <Color C>
   static bool has_capture(const Pos& p) {
-    return man_jumpers<C>(p).any || kings_can_capture<C>(p);
+    return men_can_capture<C>(p) || kings_can_capture<C>(p);
   }
 
  private:
-  // Men able to make a first jump, by direction.
-  struct Jumpers {
-    Bitboard by_dir[4];
-    Bitboard any;
+  // Men's first jumps split by what follows: after a `single` jump the man
+  // cannot jump again (a complete one-piece capture); after a `continuing` one
+  // it can, or it is crowned and goes on as a king.
+  struct ManJumps {
+    Bitboard single[4];      // landing squares, by direction of the jump
+    Bitboard continuing[4];  // landing squares, by direction of the jump
+    Bitboard any_continuing;
   };
 
   // Pieces a man may jump: every enemy piece, or only men where men may not take kings.
@@ -95,17 +101,16 @@ class MoveGenerator {
     else man_step_dirs<C>(f);
   }
 
+  // Whether any man can jump; kHasTwoSteps spares the mask of the middle step.
   template <Color C>
-  static Jumpers man_jumpers(const Pos& p) {
-    Jumpers j{{0, 0, 0, 0}, 0};
+  [[gnu::always_inline]] static bool men_can_capture(const Pos& p) {
     const Bitboard men = p.men(C), victims = man_targets<C>(p), empty = p.empty();
+    Bitboard landings = 0;
     man_capture_dirs<C>([&](auto d) {
       constexpr Dir D = decltype(d)::value;
-      constexpr Dir Back = opposite(D);
-      j.by_dir[D] = Board::template step<Back>(Board::template step<Back>(empty) & victims) & men;
-      j.any |= j.by_dir[D];
+      landings |= Board::template step_unmasked<D>(Board::template step<D>(men & Board::kHasTwoSteps[D]) & victims);
     });
-    return j;
+    return (landings & empty) != 0;
   }
 
   template <Color C>
@@ -157,7 +162,7 @@ class MoveGenerator {
   }
 
   static void add_step(List& out, int from, int to, bool promotes) {
-    MoveT& m = out.push();
+    MoveT& m = out.push_unchecked();
     m.captured = 0;
     m.from = static_cast<std::uint8_t>(from);
     m.to = static_cast<std::uint8_t>(to);
@@ -239,7 +244,7 @@ class MoveGenerator {
   };
 
   template <Color C, class Sink>
-  static void search_captures(const Pos& p, const Jumpers& jumpers, bool kings_capture, Sink& sink) {
+  static void search_captures(const Pos& p, const ManJumps& jumps, bool kings_capture, Sink& sink) {
     CaptureSearch<C, Sink> search(p, sink);
     if (kings_capture) {
       for_each_bit(p.kings_of(C), [&](int from) { search.from_king(from); });
@@ -249,29 +254,20 @@ class MoveGenerator {
     }
     man_capture_dirs<C>([&](auto d) {
       constexpr Dir D = decltype(d)::value;
-      for_each_bit(jumpers.by_dir[D], [&](int from) { search.template from_man<D>(from); });
+      constexpr Dir Back = opposite(D);
+      for_each_bit(Board::template step_unmasked<Back>(Board::template step_unmasked<Back>(jumps.single[D] | jumps.continuing[D])),
+                   [&](int from) { search.template from_man<D>(from); });
     });
   }
 
-  // Counts captures as search_captures would list them, but settles in bulk
-  // every man's single jump after which the man cannot jump again — most
-  // captures in play — and searches only the rest.
   template <Color C>
-  static int count_captures(const Pos& p, const Jumpers& jumpers, bool kings_capture) {
-    CountSink sink;
-    CaptureSearch<C, CountSink> search(p, sink);
-    if (kings_capture) {
-      for_each_bit(p.kings_of(C), [&](int from) { search.from_king(from); });
-      if constexpr (R.choice == CaptureChoice::KingFirst) {
-        if (sink.size() > 0) return sink.size();
-      }
-    }
-    if (!jumpers.any) return sink.size();
-    const Bitboard empty = p.empty(), victims = man_targets<C>(p), enemy_kings = p.kings_of(~C);
+  static ManJumps man_jumps(const Pos& p) {
+    ManJumps j{{0, 0, 0, 0}, {0, 0, 0, 0}, 0};
+    const Bitboard empty = p.empty(), victims = man_targets<C>(p), men = p.men(C);
     constexpr Bitboard crowning = Board::kCrowningRow[index(C)];
     // can_jump[d]: squares from which a man could jump along d.  From a landing
     // square only the way back differs from the position as it stands (the
-    // jumped piece is there), and the way back is never taken.
+    // jumped piece is there), and a man never jumps straight back.
     Bitboard can_jump[4] = {0, 0, 0, 0};
     man_capture_dirs<C>([&](auto d) {
       constexpr Dir D = decltype(d)::value;
@@ -281,21 +277,94 @@ class MoveGenerator {
     man_capture_dirs<C>([&](auto d) {
       constexpr Dir D = decltype(d)::value;
       constexpr Dir Back = opposite(D);
-      const Bitboard movers = jumpers.by_dir[D];
+      const Bitboard movers = can_jump[D] & men;
       if (!movers) return;
-      const Bitboard landings = Board::template step<D>(Board::template step<D>(movers));
-      Bitboard continuing = 0;
-      for (int other = 0; other < 4; ++other)
-        if (other != Back) continuing |= can_jump[other];
-      continuing &= landings;
+      const Bitboard landings = Board::template step_unmasked<D>(Board::template step_unmasked<D>(movers));
+      Bitboard others = 0;
+      each_dir<NE, NW, SE, SW>([&](auto other) {
+        if constexpr (decltype(other)::value != Back) others |= can_jump[decltype(other)::value];
+      });
+      Bitboard continuing = landings & others;
       if constexpr (R.crowning == CrowningInCapture::ContinueAsKing) continuing |= landings & crowning;
       if constexpr (R.crowning == CrowningInCapture::EndsMove) continuing &= ~crowning;
-      const Bitboard single = landings & ~continuing;
-      if (single) {
+      j.continuing[D] = continuing;
+      j.single[D] = landings & ~continuing;
+      j.any_continuing |= continuing;
+    });
+    return j;
+  }
+
+  // Under "most pieces, then most kings", single jumps taking a king exclude the others.
+  template <Color C>
+  static Bitboard single_jump_victims_kept(const Pos& p, Bitboard victims_of_singles) {
+    if constexpr (R.choice == CaptureChoice::MostPiecesThenKings) {
+      const Bitboard kings = victims_of_singles & p.kings_of(~C);
+      if (kings) return kings;
+    }
+    return victims_of_singles;
+  }
+
+  // Lists the captures when every one is a man's single jump.
+  template <Color C>
+  static void add_single_jumps(const Pos& p, const ManJumps& jumps, List& out) {
+    constexpr Bitboard crowning = Board::kCrowningRow[index(C)];
+    Bitboard all_victims = 0;
+    man_capture_dirs<C>([&](auto d) {
+      all_victims |= Board::template step<opposite(decltype(d)::value)>(jumps.single[decltype(d)::value]);
+    });
+    const Bitboard kept = single_jump_victims_kept<C>(p, all_victims);
+    man_capture_dirs<C>([&](auto d) {
+      constexpr Dir D = decltype(d)::value;
+      for_each_bit(jumps.single[D], [&](int to) {
+        const Bitboard landing = Bitboard{1} << to;
+        const Bitboard victim = Board::template step<opposite(D)>(landing);
+        if (!(victim & kept)) return;
+        MoveT& m = out.push_unchecked();
+        m.captured = victim;
+        m.from = static_cast<std::uint8_t>(lowest_bit(Board::template step<opposite(D)>(victim)));
+        m.to = static_cast<std::uint8_t>(to);
+        m.promotes = (landing & crowning) != 0;
+        m.landing_count = 0;
+      });
+    });
+  }
+
+  // Counts captures as search_captures would list them, settling in bulk
+  // every single jump — most captures in play — and searching only the rest.
+  template <Color C>
+  static int count_captures(const Pos& p, bool kings_capture) {
+    const ManJumps jumps = man_jumps<C>(p);
+    if (!kings_capture && !jumps.any_continuing) {
+      Bitboard victims = 0;
+      man_capture_dirs<C>([&](auto d) {
+        victims |= Board::template step<opposite(decltype(d)::value)>(jumps.single[decltype(d)::value]);
+      });
+      // Two men never jump the same piece to the same square, so victims and
+      // landings pair up one to one per direction; count by direction.
+      const Bitboard kept = single_jump_victims_kept<C>(p, victims);
+      int n = 0;
+      man_capture_dirs<C>([&](auto d) {
+        n += popcount(Board::template step<opposite(decltype(d)::value)>(jumps.single[decltype(d)::value]) & kept);
+      });
+      return n;
+    }
+    CountSink sink;
+    CaptureSearch<C, CountSink> search(p, sink);
+    if (kings_capture) {
+      for_each_bit(p.kings_of(C), [&](int from) { search.from_king(from); });
+      if constexpr (R.choice == CaptureChoice::KingFirst) {
+        if (sink.size() > 0) return sink.size();
+      }
+    }
+    const Bitboard enemy_kings = p.kings_of(~C);
+    man_capture_dirs<C>([&](auto d) {
+      constexpr Dir D = decltype(d)::value;
+      constexpr Dir Back = opposite(D);
+      if (const Bitboard single = jumps.single[D]) {
         const int king_victims = popcount(Board::template step<Back>(single) & enemy_kings);
         search.emit_single_jumps(popcount(single) - king_victims, king_victims);
       }
-      for_each_bit(continuing, [&](int landing) {
+      for_each_bit(jumps.continuing[D], [&](int landing) {
         const Bitboard from = Board::template step<Back>(Board::template step<Back>(Bitboard{1} << landing));
         search.template from_man<D>(lowest_bit(from));
       });

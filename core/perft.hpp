@@ -20,9 +20,9 @@ std::uint64_t perft(const Position<BoardFor<R>>& p, int depth) {
   std::uint64_t nodes = 0;
   if (depth == 2) {
     // The last ply is counted in place: no call per node.
-    for (const auto& m : moves) nodes += Gen::template count<~C>(p.after(m));
+    for (const auto& m : moves) nodes += Gen::template count<~C>(p.template after<C>(m));
   } else {
-    for (const auto& m : moves) nodes += perft<R, K, ~C>(p.after(m), depth - 1);
+    for (const auto& m : moves) nodes += perft<R, K, ~C>(p.template after<C>(m), depth - 1);
   }
   return nodes;
 }

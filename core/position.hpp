@@ -26,17 +26,21 @@ struct Position {
   constexpr Bitboard men(Color c) const { return pieces[index(c)] & ~kings; }
   constexpr Bitboard kings_of(Color c) const { return pieces[index(c)] & kings; }
 
+  // The position after m, with the side to move known at compile time (the
+  // hot path: no indexing by a runtime colour).
+  template <Color C>
   [[gnu::always_inline]] constexpr Position after(const Move<Board>& m) const {
-    Position next = *this;
+    Position next;
     const Bitboard from = Bitboard{1} << m.from, to = Bitboard{1} << m.to;
-    Bitboard& own = next.pieces[index(side)];
-    own = (own & ~from) | to;  // from == to when a capture returns home
-    next.pieces[index(~side)] &= ~m.captured;
+    next.pieces[index(C)] = (pieces[index(C)] & ~from) | to;  // from == to when a capture returns home
+    next.pieces[index(~C)] = pieces[index(~C)] & ~m.captured;
     const bool king = (kings & from) || m.promotes;
-    next.kings &= ~(m.captured | from);
-    if (king) next.kings |= to;
-    next.side = ~side;
+    next.kings = (kings & ~(m.captured | from)) | (king ? to : 0);
+    next.side = ~C;
     return next;
+  }
+  constexpr Position after(const Move<Board>& m) const {
+    return side == Color::White ? after<Color::White>(m) : after<Color::Black>(m);
   }
 
   std::uint64_t hash() const { return zobrist_hash<Board>(pieces, kings, side); }
