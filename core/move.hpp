@@ -39,8 +39,11 @@ class MoveList {
   using MoveT = Move<Board>;
 
   // Steps and single jumps need no check: a side has at most 12 (20) pieces
-  // and a flying king at most 13 (17) steps, far below the capacity.
-  MoveT& push_unchecked() { return moves_[size_++]; }
+  // and a flying king at most 13 (17) steps, far below the capacity.  The
+  // generator writes through a local cursor so the size is stored once, not
+  // reloaded after every byte written (bytes may alias it).
+  MoveT* cursor() { return moves_.data() + size_; }
+  void set_cursor(MoveT* end) { size_ = static_cast<int>(end - moves_.data()); }
   MoveT& push() {
     if (size_ == kCapacity) [[unlikely]]
       throw Error("move list overflow: more than " + std::to_string(kCapacity) + " moves");

@@ -161,24 +161,26 @@ class MoveGenerator {
     return n;
   }
 
-  static void add_step(List& out, int from, int to, bool promotes) {
-    MoveT& m = out.push_unchecked();
+  static MoveT make_step(int from, int to, bool promotes) {
+    MoveT m;
     m.captured = 0;
     m.from = static_cast<std::uint8_t>(from);
     m.to = static_cast<std::uint8_t>(to);
     m.promotes = promotes;
     m.landing_count = 0;
+    return m;
   }
 
   template <Color C>
   static void generate_steps(const Pos& p, List& out) {
     const Bitboard empty = p.empty(), men = p.men(C);
     constexpr Bitboard crowning = Board::kCrowningRow[index(C)];
+    MoveT* cursor = out.cursor();
     man_step_dirs<C>([&](auto d) {
       constexpr Dir D = decltype(d)::value;
       for_each_bit(Bitboard(Board::template step<D>(men) & empty), [&](int to) {
         const Bitboard to_bit = Bitboard{1} << to;
-        add_step(out, lowest_bit(Board::template step<opposite(D)>(to_bit)), to, (to_bit & crowning) != 0);
+        *cursor++ = make_step(lowest_bit(Board::template step_unmasked<opposite(D)>(to_bit)), to, (to_bit & crowning) != 0);
       });
     });
     for_each_bit(p.kings_of(C), [&](int from) {
@@ -187,17 +189,19 @@ class MoveGenerator {
         constexpr Dir D = decltype(d)::value;
         Bitboard square = Board::template step<D>(king) & empty;
         while (square) {
-          add_step(out, from, lowest_bit(square), false);
+          *cursor++ = make_step(from, lowest_bit(square), false);
           if constexpr (!R.flying_kings) break;
           square = Board::template step<D>(square) & empty;
         }
       });
     });
+    out.set_cursor(cursor);
   }
 
   // Where complete capture sequences go.  Both sinks keep one entry per
   // identity under Counting::Unique; sequences of one piece never repeat one.
   struct ListSink {
+    static constexpr bool kKeepsPath = true;
     List& out;
     int first;
     int size() const { return out.size() - first; }
@@ -220,6 +224,7 @@ class MoveGenerator {
   };
 
   struct CountSink {
+    static constexpr bool kKeepsPath = false;
     struct Identity {
       Bitboard captured;
       std::uint8_t from, to;
@@ -313,20 +318,19 @@ class MoveGenerator {
       all_victims |= Board::template step<opposite(decltype(d)::value)>(jumps.single[decltype(d)::value]);
     });
     const Bitboard kept = single_jump_victims_kept<C>(p, all_victims);
+    MoveT* cursor = out.cursor();
     man_capture_dirs<C>([&](auto d) {
       constexpr Dir D = decltype(d)::value;
       for_each_bit(jumps.single[D], [&](int to) {
         const Bitboard landing = Bitboard{1} << to;
-        const Bitboard victim = Board::template step<opposite(D)>(landing);
+        const Bitboard victim = Board::template step_unmasked<opposite(D)>(landing);
         if (!(victim & kept)) return;
-        MoveT& m = out.push_unchecked();
+        MoveT m = make_step(lowest_bit(Board::template step_unmasked<opposite(D)>(victim)), to, (landing & crowning) != 0);
         m.captured = victim;
-        m.from = static_cast<std::uint8_t>(lowest_bit(Board::template step<opposite(D)>(victim)));
-        m.to = static_cast<std::uint8_t>(to);
-        m.promotes = (landing & crowning) != 0;
-        m.landing_count = 0;
+        *cursor++ = m;
       });
     });
+    out.set_cursor(cursor);
   }
 
   // Counts captures as search_captures would list them, settling in bulk
@@ -428,28 +432,40 @@ class MoveGenerator {
       else return enemy_ & ~captured_ & ~enemy_kings_;
     }
 
-    // The caller records the landing square in landing_[count_ - 1].
+    // Only the Spanish and Italian orders look at which pieces were kings.
+    static constexpr bool kTracksKings =
+        R.choice == CaptureChoice::MostPiecesThenKings || R.choice == CaptureChoice::Italian;
+
+    // The caller records the landing square with land().
     void take(Bitboard victim) {
       captured_ |= victim;
-      if (victim & enemy_kings_) {
-        ++kings_taken_;
-        king_order_ |= 0x8000u >> count_;
+      if constexpr (kTracksKings) {
+        if (victim & enemy_kings_) {
+          ++kings_taken_;
+          king_order_ |= 0x8000u >> count_;
+        }
       }
       ++count_;
     }
     void untake(Bitboard victim) {
       --count_;
       captured_ &= ~victim;
-      if (victim & enemy_kings_) {
-        --kings_taken_;
-        king_order_ &= ~(0x8000u >> count_);
+      if constexpr (kTracksKings) {
+        if (victim & enemy_kings_) {
+          --kings_taken_;
+          king_order_ &= ~(0x8000u >> count_);
+        }
       }
+    }
+    // Landing squares matter only to a list (for notation), not to a count.
+    void land(int square) {
+      if constexpr (Sink::kKeepsPath) landing_[count_ - 1] = static_cast<std::uint8_t>(square);
     }
 
     template <Dir D>
     void jump_as_man(Bitboard victim, Bitboard landing) {
       take(victim);
-      landing_[count_ - 1] = static_cast<std::uint8_t>(lowest_bit(landing));
+      land(lowest_bit(landing));
       if (landing & kCrowning) {
         if constexpr (R.crowning == CrowningInCapture::ContinueAsKing) {
           crowned_ = true;
@@ -540,7 +556,7 @@ class MoveGenerator {
           if (continuing) landings = continuing;
         }
         for_each_bit(landings, [&](int l) {
-          landing_[count_ - 1] = static_cast<std::uint8_t>(l);
+          land(l);
           const Bitboard square = Bitboard{1} << l;
           continue_as_king(square, D, square == first);
         });
