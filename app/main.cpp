@@ -3,11 +3,29 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
 #include "error.hpp"
+
+namespace {
+
+// Error messages quote user input, which may hold line breaks or other
+// control characters; the message must stay one line.
+std::string one_line(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') out += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += '?';
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"dama: self-play, tuning and analysis for checkers and draughts variants"};
@@ -29,11 +47,11 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const dama::Error& e) {
     std::cout.flush();
-    std::cerr << "dama: error: " << e.what() << "\n";
+    std::cerr << "dama: error: " << one_line(e.what()) << "\n";
     return 2;
   } catch (const std::exception& e) {
     std::cout.flush();
-    std::cerr << "dama: internal error: " << e.what() << "\n";
+    std::cerr << "dama: internal error: " << one_line(e.what()) << "\n";
     return 1;
   }
   return 0;

@@ -1,5 +1,6 @@
 #include "fen.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <string>
@@ -63,11 +64,11 @@ Position<Board> parse_fen(std::string_view text) {
     if (seen[index(colour)]) fail(text, std::string(colour == Color::White ? "white" : "black") + " pieces listed twice");
     seen[index(colour)] = true;
 
-    std::string_view list = std::string_view(section).substr(1);
-    while (!list.empty()) {
-      std::size_t comma = list.find(',');
-      std::string item = trim(list.substr(0, comma));
-      list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    const std::string_view list = std::string_view(section).substr(1);
+    for (std::size_t start = 0; !list.empty() && start <= list.size();) {
+      const std::size_t comma = std::min(list.find(',', start), list.size());
+      std::string item = trim(list.substr(start, comma - start));
+      start = comma + 1;
       if (item.empty()) fail(text, "empty entry in a square list");
       bool king = false;
       if (std::toupper(static_cast<unsigned char>(item[0])) == 'K') {

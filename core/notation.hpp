@@ -98,16 +98,29 @@ Move<BoardFor<R>> parse_move(const Position<BoardFor<R>>& p, std::string_view te
 
   MoveList<Board> paths;
   MoveGenerator<R, Counting::Paths>::generate(p, paths);
-  std::vector<const Move<Board>*> matches;
-  for (const auto& m : paths) {
-    if (m.from != squares.front() || m.to != squares.back()) continue;
-    std::size_t want = 1;  // intermediate squares must appear in order among the landings
+  // A path written out in full picks that path; fewer landing squares pick
+  // every path that visits them in that order.
+  auto exact = [&](const Move<Board>& m) {
+    if (static_cast<std::size_t>(m.landing_count) + 2 != squares.size()) return false;
+    for (int i = 0; i < m.landing_count; ++i)
+      if (m.landings[i] != squares[i + 1]) return false;
+    return true;
+  };
+  auto visits_in_order = [&](const Move<Board>& m) {
+    std::size_t want = 1;
     for (int i = 0; i < m.landing_count && want + 1 < squares.size(); ++i)
       if (m.landings[i] == squares[want]) ++want;
-    if (want + 1 != squares.size()) continue;
-    bool known = false;
-    for (const auto* seen : matches) known |= seen->same_identity(m);
-    if (!known) matches.push_back(&m);
+    return want + 1 == squares.size();
+  };
+  std::vector<const Move<Board>*> matches;
+  for (auto matcher : {+[](bool e, bool) { return e; }, +[](bool, bool v) { return v; }}) {
+    for (const auto& m : paths) {
+      if (m.from != squares.front() || m.to != squares.back() || !matcher(exact(m), visits_in_order(m))) continue;
+      bool known = false;
+      for (const auto* seen : matches) known |= seen->same_identity(m);
+      if (!known) matches.push_back(&m);
+    }
+    if (!matches.empty()) break;
   }
   if (matches.size() == 1) return *matches.front();
 

@@ -1,0 +1,341 @@
+// The dama program, run as a child process: its output, and its handling of
+// bad input (exit code 2, one line on stderr beginning "dama: error:").
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "test_support.hpp"
+
+#ifndef DAMA_BINARY
+#error "DAMA_BINARY must name the dama program"
+#endif
+
+extern char** environ;
+
+namespace dama {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+struct Outcome {
+  int exit_code = -1;      // the exit status, or 128 + signal number
+  bool timed_out = false;
+  std::string out, err;
+
+  std::vector<std::string> out_lines() const { return lines(out); }
+  std::vector<std::string> err_lines() const { return lines(err); }
+  static std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> result;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) result.push_back(line);
+    return result;
+  }
+};
+
+std::ostream& operator<<(std::ostream& os, const Outcome& r) {
+  return os << "exit " << r.exit_code << (r.timed_out ? " (timed out)" : "") << "\n--- stdout:\n"
+            << r.out.substr(0, 2000) << "\n--- stderr:\n" << r.err.substr(0, 2000);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Runs dama with `args`, stdin from /dev/null, stdout and stderr to temporary
+// files; kills it after `timeout`.
+Outcome run_dama(const std::vector<std::string>& args, std::chrono::seconds timeout = std::chrono::seconds(60)) {
+  Outcome run;
+  std::string out_path = ::testing::TempDir() + "dama_cli_out_XXXXXX";
+  std::string err_path = ::testing::TempDir() + "dama_cli_err_XXXXXX";
+  const int out_fd = mkstemp(out_path.data()), err_fd = mkstemp(err_path.data());
+  if (out_fd < 0 || err_fd < 0) {
+    ADD_FAILURE() << "cannot create temporary files in " << ::testing::TempDir();
+    return run;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
+  posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
+
+  std::vector<std::string> argv_strings = {DAMA_BINARY};
+  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_strings) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  pid_t pid = 0;
+  const int spawn_error = posix_spawn(&pid, DAMA_BINARY, &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(out_fd);
+  close(err_fd);
+  if (spawn_error != 0) {
+    ADD_FAILURE() << "cannot run " << DAMA_BINARY << ": error " << spawn_error;
+  } else {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    int status = 0;
+    while (waitpid(pid, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        run.timed_out = true;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  run.out = read_file(out_path);
+  run.err = read_file(err_path);
+  unlink(out_path.c_str());
+  unlink(err_path.c_str());
+  return run;
+}
+
+// The node counts of "perft D N ..." lines, by depth from 1.
+std::vector<std::string> perft_counts(const Outcome& r) {
+  std::vector<std::string> counts;
+  for (const auto& line : r.out_lines()) {
+    std::istringstream words(line);
+    std::string perft, depth, nodes;
+    if (words >> perft >> depth >> nodes && perft == "perft") {
+      EXPECT_EQ(depth, std::to_string(counts.size() + 1)) << line;
+      counts.push_back(nodes);
+    }
+  }
+  return counts;
+}
+
+// Nothing a crashing, aborting or sanitizer-stopped program would print.
+void expect_no_crash(const Outcome& r) {
+  EXPECT_FALSE(r.timed_out) << r;
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 2) << r;
+  for (const char* sign : {"internal error", "terminate called", "Sanitizer", "runtime error", "Segmentation",
+                           "Aborted", "core dumped", "overflow"})
+    EXPECT_THAT(r.err, ::testing::Not(HasSubstr(sign))) << r;
+}
+
+TEST(Cli, PerftPrintsThePublishedCounts) {
+  const Outcome r = run_dama({"perft", "--variant", "russian", "--depth", "3"});
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.err, "");
+  const auto lines = r.out_lines();
+  ASSERT_EQ(lines.size(), 3u) << r;
+  EXPECT_THAT(lines[0], StartsWith("perft 1 7 "));
+  EXPECT_THAT(lines[1], StartsWith("perft 2 49 "));
+  EXPECT_THAT(lines[2], StartsWith("perft 3 302 "));
+}
+
+TEST(Cli, PerftDefaultsToRussianAndCountsPaths) {
+  // start.tsv russian: depth 8 is 929899 moves and 929905 paths.
+  EXPECT_EQ(perft_counts(run_dama({"perft", "--depth", "8"})).back(), "929899");
+  EXPECT_EQ(perft_counts(run_dama({"perft", "--depth", "8", "--counting", "paths"})).back(), "929905");
+  EXPECT_EQ(perft_counts(run_dama({"perft", "--depth", "8", "--counting", "unique"})).back(), "929899");
+}
+
+// --divide: one line per legal move at the root, "move nodes", summing to the total.
+void expect_divide_adds_up(const std::vector<std::string>& args) {
+  SCOPED_TRACE(::testing::PrintToString(args));
+  const Outcome r = run_dama(args);
+  ASSERT_EQ(r.exit_code, 0) << r;
+  const auto counts = perft_counts(r);
+  ASSERT_FALSE(counts.empty()) << r;
+  std::uint64_t sum = 0;
+  std::set<std::string> moves;
+  int divide_lines = 0;
+  for (const auto& line : r.out_lines()) {
+    if (line.rfind("perft ", 0) == 0) continue;
+    std::istringstream words(line);
+    std::string move, extra;
+    std::uint64_t nodes = 0;
+    ASSERT_TRUE(words >> move >> nodes) << line;
+    EXPECT_FALSE(words >> extra) << line;
+    EXPECT_TRUE(moves.insert(move).second) << move << " printed twice";
+    sum += nodes;
+    ++divide_lines;
+  }
+  EXPECT_EQ(std::to_string(divide_lines), counts.front()) << "one line per move";
+  EXPECT_EQ(std::to_string(sum), counts.back());
+}
+
+TEST(Cli, DivideSumsToTheTotal) {
+  expect_divide_adds_up({"perft", "--variant", "russian", "--depth", "4", "--divide"});
+  expect_divide_adds_up({"perft", "--variant", "international", "--depth", "3", "--divide"});
+  expect_divide_adds_up({"perft", "--variant", "czech", "--depth", "3", "--divide", "--play", "c3-d4 f6-e5"});
+  // rule_cases.tsv T11: two paths of one move; with --counting paths each path is a line.
+  expect_divide_adds_up({"perft", "--variant", "brazilian", "--fen", "W:W23:B10,11,18,19", "--depth", "1",
+                         "--divide", "--counting", "paths", "--notation", "numeric"});
+}
+
+TEST(Cli, MovesFromTheStart) {
+  const Outcome r = run_dama({"moves"});
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.err, "");
+  EXPECT_THAT(r.out_lines(),
+              ::testing::UnorderedElementsAre("a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"));
+}
+
+TEST(Cli, MovesAfterPlayedMoves) {
+  // After c3-d4 f6-e5 White must take: d4:f6 (18x11).
+  Outcome r = run_dama({"moves", "--play", "c3-d4 f6-e5"});
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_THAT(r.out_lines(), ::testing::ElementsAre("d4:f6"));
+  r = run_dama({"moves", "--play", "c3-d4 f6-e5", "--notation", "numeric"});
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_THAT(r.out_lines(), ::testing::ElementsAre("18x11"));
+  r = run_dama({"moves", "--play", "22-18 11-15", "--notation", "algebraic"});  // numeric input is read too
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_THAT(r.out_lines(), ::testing::ElementsAre("d4:f6"));
+  // House rule: the capture and the seven steps.
+  r = run_dama({"moves", "--play", "c3-d4 f6-e5", "--no-forced-capture"});
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_THAT(r.out_lines(), ::testing::UnorderedElementsAre("d4:f6", "d4-c5", "a3-b4", "e3-f4", "g3-f4", "g3-h4",
+                                                            "b2-c3", "d2-c3"));
+}
+
+TEST(Cli, MovesFromAFen) {
+  const Outcome r = run_dama({"moves", "--variant", "american", "--fen", "W:W30:B17,18,25,26"});
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_THAT(r.out_lines(), ::testing::UnorderedElementsAre("30x21x14", "30x23x14"));
+}
+
+TEST(Cli, VariantsListsAllSeven) {
+  const Outcome r = run_dama({"variants"});
+  ASSERT_EQ(r.exit_code, 0) << r;
+  std::set<std::string> listed;
+  for (const auto& line : r.out_lines()) {
+    if (line.empty() || line[0] == ' ') continue;
+    listed.insert(line.substr(0, line.find_first_of(" :")));
+  }
+  EXPECT_THAT(listed, ::testing::UnorderedElementsAre("russian", "czech", "brazilian", "spanish", "italian",
+                                                      "american", "international"));
+  EXPECT_THAT(r.out, HasSubstr("american (alias english)"));
+}
+
+TEST(Cli, EnglishIsAmerican) {
+  const Outcome english = run_dama({"moves", "--variant", "english"});
+  const Outcome american = run_dama({"moves", "--variant", "american"});
+  ASSERT_EQ(english.exit_code, 0) << english;
+  EXPECT_EQ(english.out, american.out);
+  // Black moves first: 9-13 9-14 10-14 10-15 11-15 11-16 12-16.
+  EXPECT_THAT(english.out_lines(),
+              ::testing::UnorderedElementsAre("9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"));
+  EXPECT_EQ(perft_counts(run_dama({"perft", "--variant", "english", "--depth", "6"})),
+            perft_counts(run_dama({"perft", "--variant", "american", "--depth", "6"})));
+}
+
+// ---------------------------------------------------------------------------
+// Bad input: exit code 2, nothing on stdout, one line on stderr that begins
+// "dama: error:" and names the problem.
+
+struct BadInput {
+  std::string name;
+  std::vector<std::string> args;
+  std::string problem;  // a fragment of the message
+};
+
+class CliRejects : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CliRejects, WithExitCode2AndOneLine) {
+  const BadInput& bad = GetParam();
+  const Outcome r = run_dama(bad.args);
+  EXPECT_EQ(r.exit_code, 2) << r;
+  EXPECT_EQ(r.out, "") << r;
+  ASSERT_EQ(r.err_lines().size(), 1u) << r;
+  EXPECT_THAT(r.err, StartsWith("dama: error: ")) << r;
+  EXPECT_THAT(r.err, HasSubstr(bad.problem)) << r;
+  EXPECT_EQ(r.err.back(), '\n');
+  expect_no_crash(r);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadInput, CliRejects,
+    ::testing::Values(
+        BadInput{"MalformedFen", {"moves", "--fen", "X:W21:B1"}, "side to move"},
+        BadInput{"GarbageInFen", {"moves", "--fen", "W:W21,abc:B1"}, "'abc' is not a square number"},
+        BadInput{"EmptyFenEntry", {"perft", "--depth", "1", "--fen", "W:W21,,22:B1"}, "empty entry"},
+        BadInput{"BlankFen", {"moves", "--fen", "   "}, "empty"},
+        BadInput{"SquareOutOfRange", {"moves", "--fen", "W:W33:B1"}, "square 33 is out of range"},
+        BadInput{"SquareOutOfRange10x10", {"moves", "--variant", "international", "--fen", "W:W51:B1"},
+                 "square 51 is out of range"},
+        BadInput{"ManOnCrowningRow", {"moves", "--fen", "W:W1:B12"}, "crowning row"},
+        BadInput{"TwoPiecesOnASquare", {"moves", "--fen", "W:W21:B21"}, "square 21 is given twice"},
+        BadInput{"TooManyPieces", {"perft", "--depth", "1", "--fen", "W:W17-29:B1"}, "too many white pieces"},
+        BadInput{"UnknownVariant", {"moves", "--variant", "chess"}, "unknown variant 'chess'"},
+        BadInput{"IllegalPlayedMove", {"moves", "--play", "c3-d4 c3-d4"}, "illegal move 'c3-d4'"},
+        BadInput{"UnreadablePlayedMove", {"perft", "--depth", "1", "--play", "c3-d4 zz"}, "move 2"},
+        BadInput{"HouseRuleOnInternational", {"moves", "--variant", "international", "--no-forced-capture"}, "8x8"},
+        BadInput{"UnknownNotation", {"moves", "--notation", "foo"}, "--notation"},
+        BadInput{"UnknownCounting", {"perft", "--depth", "2", "--counting", "foo"}, "--counting"},
+        BadInput{"MissingDepth", {"perft"}, "--depth"},
+        BadInput{"DepthZero", {"perft", "--depth", "0"}, "--depth"},
+        BadInput{"DepthNotANumber", {"perft", "--depth", "three"}, "--depth"},
+        BadInput{"UnknownSubcommand", {"frobnicate"}, "subcommand"},
+        BadInput{"NoSubcommand", {}, "subcommand"},
+        BadInput{"UnknownOption", {"moves", "--colour", "red"}, "--colour"}),
+    [](const ::testing::TestParamInfo<BadInput>& param_info) { return param_info.param.name; });
+
+// Arbitrary bytes as a FEN or as moves: an answer or a clean error, quickly.
+TEST(Cli, WeirdBytesNeitherHangNorCrash) {
+  std::vector<std::string> inputs = {
+      std::string("\xff\xfe:W\x01\x02:B\x7f", 9),
+      "W:W" + std::string(100000, ','),
+      "W:W" + std::string(100000, '9'),
+      "W:W1-99999999999999999999",
+      "W:WK" + std::string(5000, 'K'),
+      std::string(70000, ':'),
+      "W:W21-32:B1-12" + std::string(1000, '.'),
+      "\"",
+      "\"\"",
+      "W:W\t21\r,\v22:B\f1",
+      "W:W21:B1\xc3\xa9",
+      "B:WK1-12:BK21-32",  // 24 kings
+  };
+  test::Random random(12345);
+  for (int i = 0; i < 10; ++i) {
+    std::string bytes;
+    const int length = 1 + random.below(60);
+    for (int j = 0; j < length; ++j) bytes += static_cast<char>(1 + random.below(255));
+    inputs.push_back(bytes);
+    inputs.push_back("W:W" + bytes);
+  }
+  for (const auto& input : inputs) {
+    SCOPED_TRACE(::testing::PrintToString(input.substr(0, 80)));
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"moves", "--fen", input}, {"perft", "--depth", "2", "--fen", input},
+          {"moves", "--play", input}, {"moves", "--variant", "international", "--fen", input}}) {
+      const Outcome r = run_dama(args, std::chrono::seconds(30));
+      expect_no_crash(r);
+      if (r.exit_code == 2) {
+        EXPECT_THAT(r.err, StartsWith("dama: error: ")) << r;
+      }
+    }
+  }
+}
+
+// The message quotes the input; a control character in it must not split the
+// one-line message (a newline inside a bad square token).
+TEST(Cli, ErrorMessageStaysOneLineWhenTheInputHasANewline) {
+  const Outcome r = run_dama({"moves", "--fen", "W:W2\n1:B1"});
+  EXPECT_EQ(r.exit_code, 2) << r;
+  EXPECT_EQ(r.err_lines().size(), 1u) << r;
+}
+
+}  // namespace
+}  // namespace dama
