@@ -8,5 +8,10 @@ namespace dama::cli {
 void register_variants(CLI::App& app);
 void register_perft(CLI::App& app);
 void register_moves(CLI::App& app);
+void register_eval(CLI::App& app);
+void register_search(CLI::App& app);
+void register_bench(CLI::App& app);
+void register_hub(CLI::App& app);
+void register_play(CLI::App& app);
 
 }  // namespace dama::cli

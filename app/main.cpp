@@ -34,6 +34,11 @@ int main(int argc, char** argv) {
   dama::cli::register_variants(app);
   dama::cli::register_perft(app);
   dama::cli::register_moves(app);
+  dama::cli::register_eval(app);
+  dama::cli::register_search(app);
+  dama::cli::register_bench(app);
+  dama::cli::register_hub(app);
+  dama::cli::register_play(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -45,6 +45,25 @@ struct Position {
 
   std::uint64_t hash() const { return zobrist_hash<Board>(pieces, kings, side); }
 
+  // The same game seen from the other chair: the board turned 180 degrees
+  // (square s <-> N+1-s), the colours swapped, the other side to move.  Every
+  // rule is symmetric under this, so a sound evaluation is too (tests).
+  constexpr Position flipped() const {
+    const auto turned = [](Bitboard b) {
+      Bitboard out = 0;
+      for_each_bit(b, [&](int bit) {
+        out |= Board::square_bit(Board::kSquares + 1 - Board::kSquareOfBit[bit]);
+      });
+      return out;
+    };
+    Position p;
+    p.pieces[0] = turned(pieces[1]);
+    p.pieces[1] = turned(pieces[0]);
+    p.kings = turned(kings);
+    p.side = ~side;
+    return p;
+  }
+
   constexpr bool operator==(const Position&) const = default;
 
   // The variant's start: each side's men on its 3 (8x8) or 4 (10x10) nearest rows.

@@ -43,4 +43,18 @@ std::uint64_t zobrist_hash(const std::array<Bitboard, 2>& pieces, Bitboard kings
   return h;
 }
 
+// The hash of the position after a move, from the hash before it: the same
+// value zobrist_hash gives the new position (Position::after's rules: the
+// mover is a king after the move if it was one or m promotes), at the cost
+// of the squares that change rather than every piece.  The search's hot path.
+template <class Bitboard>
+std::uint64_t zobrist_after_move(std::uint64_t hash, Color mover, Bitboard kings_before, int from, int to,
+                                 Bitboard captured, bool promotes) {
+  const int c = index(mover);
+  const bool was_king = (kings_before >> from) & 1;
+  hash ^= kZobrist.piece[c][was_king][from] ^ kZobrist.piece[c][was_king || promotes][to] ^ kZobrist.black_to_move;
+  for_each_bit(captured, [&](int b) { hash ^= kZobrist.piece[c ^ 1][(kings_before >> b) & 1][b]; });
+  return hash;
+}
+
 }  // namespace dama

@@ -104,7 +104,6 @@ TEST(Fen, RejectsMalformedInput) {
       {"W:W21,abc:B1", "'abc' is not a square number"},  // garbage token
       {"W:W21,2x:B1", "'2x' is not a square number"},
       {"W:W21,,22:B1", "empty entry"},
-      {"W:W21,:B1", "empty entry"},
       {"W:W21::B1", "empty section"},
       {"W:W21:B1:", "empty section"},
       {"W:WK:B1", "is not a square number"},
@@ -114,6 +113,13 @@ TEST(Fen, RejectsMalformedInput) {
       {"W:W99999999999999999999:B1", "is not a square number"},
   };
   for (const auto& bad : cases) expect_rejected(bad, 8);
+}
+
+// "W:W21,,22" is rejected for its empty entry; so is the empty entry after a
+// trailing comma.
+TEST(Fen, RejectsATrailingComma) {
+  expect_rejected({"W:W21,:B1", "empty entry"}, 8);
+  expect_rejected({"W:W21:B1,", "empty entry"}, 8);
 }
 
 TEST(Fen, RejectsSquaresOutOfRange) {

@@ -1,0 +1,444 @@
+// The search: iterative deepening over a principal variation search
+// (alpha-beta with null windows after the first move), a transposition table,
+// and move ordering by TT move, captures, killers and history.
+//
+// Horizon.  At depth 0 the side to move may stand pat on the static
+// evaluation only when it has no capture: captures are compulsory, so a
+// position with one is never quiet, and every legal move (all captures) is
+// searched until a quiet position is reached.  Under the house rule (capture
+// not compulsory) the side to move may stand pat and then tries its captures.
+// A threat by the opponent is not extended: the evaluation is trusted there
+// (keeps the quiescence search small; the capture is seen one ply deeper).
+// A position with a single legal move is searched one ply deeper (forced
+// moves cost nothing to extend), but only while the path is shorter than
+// twice the iteration's depth, so chains of forced moves cannot run away.
+//
+// Game end inside the tree.  No legal move loses: -kWinScore + ply (a loss
+// in `ply` plies).  The game's own draw counters (DrawCounters, advance()
+// from game.hpp) score 0 once they reach a draw; under tournament rules a
+// position that repeats one from the search path or the game history (since
+// the last irreversible move) also scores 0 -- the usual simplification: a
+// side that could repeat once can repeat again, so a twofold repetition in
+// the tree stands for the threefold one it leads to.  The table is keyed by
+// the position alone, so a draw score found along one path may be reused on
+// another: the accepted imprecision of every engine with such rules.
+//
+// Determinism.  Nothing is random and nothing is shared: each Searcher owns
+// its table, killers and history.  A fresh Searcher (or one after clear())
+// given the same game and the same depth or node limit returns the same move,
+// score and node count on every run and in any thread.  Time limits and the
+// stop flag end a search at a moment the clock decides, so they do not.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <climits>
+#include <concepts>
+#include <cstdlib>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "evaluate.hpp"
+#include "game.hpp"
+#include "movegen.hpp"
+#include "tt.hpp"
+#include "weights.hpp"
+
+namespace dama {
+
+inline constexpr int kMaxPly = 128;   // the longest path, extensions and quiescence included
+inline constexpr int kMaxDepth = 64;  // the deepest iteration
+inline constexpr std::size_t kDefaultTTMegabytes = 16;
+
+// Every limit left at 0 is off; with all off the search runs until *stop
+// becomes true (or kMaxDepth is completed).
+struct SearchLimits {
+  int depth = 0;                            // iterations, in plies
+  std::uint64_t nodes = 0;                  // the search never visits more
+  std::int64_t movetime_ms = 0;             // wall-clock time
+  const std::atomic<bool>* stop = nullptr;  // another thread sets it to end the search
+};
+
+// One completed iteration.
+template <class Board>
+struct SearchInfo {
+  int depth = 0;
+  Score score = 0;           // centi-men, side to move's view; beyond kWinBound a win or loss
+  std::uint64_t nodes = 0;   // since the search began
+  double seconds = 0;
+  std::uint64_t nps = 0;
+  std::vector<Move<Board>> pv;
+};
+
+template <class Board>
+struct SearchResult {
+  std::optional<Move<Board>> best_move;  // nothing when the side to move has no legal move
+  Score score = 0;       // of the last completed iteration (0 if none completed)
+  int depth = 0;         // the last completed iteration (0: none)
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+  std::vector<Move<Board>> pv;
+};
+
+// Win and loss scores: kWinScore - n is a win in n plies.
+inline bool is_win_or_loss(Score s) { return s > kWinBound || s < -kWinBound; }
+// "35", "-120", "win 7", "loss 4" (plies to the end of the game).
+std::string format_score(Score s);
+
+template <class Evaluator, class Pos>
+concept PositionEvaluator = requires(const Evaluator& e, const Pos& p) {
+  { e(p) } -> std::convertible_to<Score>;
+};
+
+// The engine's evaluation with a set of weights, which must outlive it.
+template <RuleSet R>
+struct WeightsEvaluator {
+  const Weights* weights;
+  Score operator()(const Position<BoardFor<R>>& p) const { return evaluate<R>(p, *weights); }
+};
+
+template <RuleSet R, class Evaluator>
+  requires PositionEvaluator<Evaluator, Position<BoardFor<R>>>
+class Searcher {
+ public:
+  using Board = BoardFor<R>;
+  using Bitboard = typename Board::Bitboard;
+  using Pos = Position<Board>;
+  using MoveT = Move<Board>;
+  using List = MoveList<Board>;
+  using Gen = MoveGenerator<R>;
+  using Info = SearchInfo<Board>;
+  using Result = SearchResult<Board>;
+  using InfoCallback = std::function<void(const Info&)>;
+
+  explicit Searcher(Evaluator evaluator, std::size_t tt_megabytes = kDefaultTTMegabytes)
+      : evaluator_(std::move(evaluator)), tt_(tt_megabytes), pv_(kMaxPly + 1) {}
+
+  // Forgets everything learnt: the table, killers and history.
+  void clear() {
+    tt_.clear();
+    clear_heuristics();
+  }
+
+  // Searches the game's current position, with its history for the draw
+  // rules.  on_iteration is called after every completed iteration.
+  Result search(const Game<R>& game, const SearchLimits& limits, const InfoCallback& on_iteration = {}) {
+    begin(game, limits);
+    Result result;
+    List root_moves;
+    Gen::generate(game.position(), root_moves);
+    if (root_moves.empty()) return result;
+    result.best_move = root_moves[0];  // until an iteration completes
+
+    const Color side = game.position().side;
+    const NodeState root{game.hashes().back(), game.counters()};
+    const int max_depth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
+    for (int depth = 1; depth <= max_depth; ++depth) {
+      root_depth_ = depth;
+      const Score score = side == Color::White
+                              ? search<Color::White>(game.position(), root, depth, -kInfinity, kInfinity, 0)
+                              : search<Color::Black>(game.position(), root, depth, -kInfinity, kInfinity, 0);
+      if (aborted_ || pv_length_[0] == 0) break;  // (a complete root search always has a PV)
+      result.depth = depth;
+      result.score = score;
+      result.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
+      result.best_move = result.pv.front();
+      if (on_iteration) on_iteration(info(result));
+      if (!worth_another_iteration(score, depth)) break;
+    }
+    result.nodes = nodes_;
+    result.seconds = elapsed_seconds();
+    return result;
+  }
+
+  // The same from a position with no history (a game set up there).
+  Result search(const Pos& root, const SearchLimits& limits, const InfoCallback& on_iteration = {},
+                DrawRules draw_rules = DrawRules::Default) {
+    return search(Game<R>(root, draw_rules), limits, on_iteration);
+  }
+
+ private:
+  struct NodeState {
+    std::uint64_t hash;
+    DrawCounters counters;
+  };
+
+  static constexpr int kCheckEvery = 1024;  // nodes between looks at the clock and the stop flag
+
+  void begin(const Game<R>& game, const SearchLimits& limits) {
+    limits_ = limits;
+    draw_rules_ = game.draw_rules();
+    nodes_ = 0;
+    aborted_ = false;
+    start_ = std::chrono::steady_clock::now();
+    tt_.new_search();
+    clear_heuristics();
+    // The positions the root may repeat: those since the last irreversible move.
+    const auto& hashes = game.hashes();
+    const int reversible = std::min<int>(game.counters().reversible_plies, static_cast<int>(hashes.size()) - 1);
+    path_.assign(hashes.end() - reversible - 1, hashes.end());
+    history_base_ = reversible;
+    path_.resize(path_.size() + kMaxPly + 1);
+  }
+
+  void clear_heuristics() {
+    for (auto& k : killers_) k = {kNoKiller, kNoKiller};
+    for (auto& side : history_)
+      for (auto& from : side) from.fill(0);
+  }
+
+  double elapsed_seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+  Info info(const Result& r) const {
+    Info i;
+    i.depth = r.depth;
+    i.score = r.score;
+    i.nodes = nodes_;
+    i.seconds = elapsed_seconds();
+    i.nps = i.seconds > 0 ? static_cast<std::uint64_t>(static_cast<double>(nodes_) / i.seconds) : 0;
+    i.pv = r.pv;
+    return i;
+  }
+
+  // Under a time limit: stop when another iteration would most likely not
+  // finish, or when the game's end is already seen within the depth searched.
+  bool worth_another_iteration(Score score, int depth) const {
+    if (limits_.movetime_ms <= 0) return true;
+    if (is_win_or_loss(score) && kWinScore - std::abs(score) <= depth) return false;
+    return elapsed_seconds() * 1000 < static_cast<double>(limits_.movetime_ms) / 2;
+  }
+
+  // Counts a node; true when the search must end now (the node is not searched).
+  bool out_of_budget() {
+    if (limits_.nodes && nodes_ >= limits_.nodes) aborted_ = true;
+    if (aborted_) return true;
+    ++nodes_;
+    if (nodes_ % kCheckEvery == 0) {
+      if (limits_.stop && limits_.stop->load(std::memory_order_relaxed)) aborted_ = true;
+      if (limits_.movetime_ms > 0 && elapsed_seconds() * 1000 >= static_cast<double>(limits_.movetime_ms))
+        aborted_ = true;
+    }
+    return false;
+  }
+
+  Score static_score(const Pos& p) const {
+    return std::clamp<Score>(evaluator_(p), -kWinBound + 1, kWinBound - 1);
+  }
+
+  // The rules' draws: the counters, and under tournament rules a repetition.
+  bool is_draw(const NodeState& s, int ply) const {
+    if (counter_draw(s.counters, draw_rules_)) return true;
+    if (draw_rules_ != DrawRules::Tournament) return false;
+    const int here = history_base_ + ply;
+    for (int back = 2; back <= s.counters.reversible_plies && back <= here; back += 2)
+      if (path_[here - back] == s.hash) return true;
+    return false;
+  }
+
+  NodeState child_state(const Pos& p, const NodeState& s, const MoveT& m, const Pos& child) const {
+    return {zobrist_after_move(s.hash, p.side, p.kings, m.from, m.to, m.captured, m.promotes),
+            advance(s.counters, p, m, child, draw_rules_)};
+  }
+
+  template <Color C>
+  Score search(const Pos& p, const NodeState& s, int depth, Score alpha, Score beta, int ply) {
+    if (depth <= 0) return quiesce<C>(p, s, alpha, beta, ply);
+    pv_length_[ply] = 0;
+    if (out_of_budget()) return 0;
+    path_[history_base_ + ply] = s.hash;
+
+    List moves;
+    Gen::template generate<C>(p, moves);
+    if (moves.empty()) return -kWinScore + ply;
+    if (ply > 0) {
+      if (is_draw(s, ply)) return 0;
+      // No line from here can end the game sooner than a result already found.
+      alpha = std::max(alpha, -kWinScore + ply);
+      beta = std::min(beta, kWinScore - ply - 1);
+      if (alpha >= beta) return alpha;
+      if (ply >= kMaxPly - 1) return static_score(p);
+    }
+
+    const bool pv_node = beta - alpha > 1;
+    std::uint16_t tt_move = kNoMoveIndex;
+    if (const TTEntry* entry = tt_.probe(s.hash)) {
+      tt_move = entry->move;
+      if (!pv_node && entry->depth >= depth) {
+        const Score stored = score_from_tt(entry->score, ply);
+        if (entry->bound == Bound::Exact || (entry->bound == Bound::Lower && stored >= beta) ||
+            (entry->bound == Bound::Upper && stored <= alpha))
+          return stored;
+      }
+    }
+
+    int order[List::kCapacity];
+    score_moves<C>(p, moves, tt_move, ply, order);
+    const bool forced = moves.size() == 1 && ply < 2 * root_depth_;
+    const int child_depth = forced ? depth : depth - 1;
+    const Score original_alpha = alpha;
+    Score best = -kInfinity;
+    int best_index = -1;
+    for (int n = 0; n < moves.size(); ++n) {
+      const int i = pick_next(order, moves.size());
+      const MoveT& m = moves[i];
+      const Pos child = p.template after<C>(m);
+      const NodeState next = child_state(p, s, m, child);
+      Score score;
+      if (n == 0) {
+        score = -search<~C>(child, next, child_depth, -beta, -alpha, ply + 1);
+      } else {
+        score = -search<~C>(child, next, child_depth, -alpha - 1, -alpha, ply + 1);
+        if (score > alpha && score < beta) score = -search<~C>(child, next, child_depth, -beta, -alpha, ply + 1);
+      }
+      if (aborted_) return 0;
+      if (score <= best) continue;
+      best = score;
+      best_index = i;
+      if (score <= alpha) continue;
+      alpha = score;
+      update_pv(ply, m);
+      if (alpha >= beta) {
+        if (!m.is_capture()) reward_quiet_cutoff<C>(m, ply, depth);
+        break;
+      }
+    }
+    const Bound bound = best >= beta ? Bound::Lower : best > original_alpha ? Bound::Exact : Bound::Upper;
+    tt_.store(s.hash, depth, score_to_tt(best, ply), bound,
+              bound == Bound::Upper ? kNoMoveIndex : static_cast<std::uint16_t>(best_index));
+    return best;
+  }
+
+  // The horizon: see the file comment.
+  template <Color C>
+  Score quiesce(const Pos& p, const NodeState& s, Score alpha, Score beta, int ply) {
+    pv_length_[ply] = 0;
+    if (out_of_budget()) return 0;
+    path_[history_base_ + ply] = s.hash;
+
+    if (!Gen::template has_capture<C>(p)) {
+      if (Gen::template count<C>(p) == 0) return -kWinScore + ply;
+      if (ply > 0 && is_draw(s, ply)) return 0;
+      return static_score(p);
+    }
+    if (ply > 0 && is_draw(s, ply)) return 0;
+    if (ply >= kMaxPly - 1) return static_score(p);
+
+    Score best = -kInfinity;
+    if constexpr (!R.forced_capture) {
+      best = static_score(p);  // a capture here is a choice, not an obligation
+      if (best >= beta) return best;
+      alpha = std::max(alpha, best);
+    }
+    List moves;
+    Gen::template generate<C>(p, moves);
+    int order[List::kCapacity];
+    score_moves<C>(p, moves, kNoMoveIndex, ply, order);
+    for (int n = 0; n < moves.size(); ++n) {
+      const int i = pick_next(order, moves.size());
+      const MoveT& m = moves[i];
+      if (!m.is_capture()) break;  // captures are ordered first
+      const Pos child = p.template after<C>(m);
+      const Score score = -quiesce<~C>(child, child_state(p, s, m, child), -beta, -alpha, ply + 1);
+      if (aborted_) return 0;
+      if (score <= best) continue;
+      best = score;
+      if (score <= alpha) continue;
+      alpha = score;
+      update_pv(ply, m);
+      if (alpha >= beta) break;
+    }
+    return best;
+  }
+
+  // ---- move ordering ----------------------------------------------------
+
+  static constexpr std::uint16_t kNoKiller = 0xFFFF;
+  static constexpr int kTTMoveScore = 1 << 30;
+  static constexpr int kCaptureScore = 1 << 26;
+  static constexpr int kKillerScore[2] = {1 << 25, 1 << 24};
+  static constexpr int kHistoryCeiling = 1 << 22;  // history stays below the killers
+
+  static std::uint16_t quiet_key(const MoveT& m) { return static_cast<std::uint16_t>(m.from << 8 | m.to); }
+
+  // order[i]: how early moves[i] should be tried (higher first).
+  template <Color C>
+  void score_moves(const Pos& p, const List& moves, std::uint16_t tt_move, int ply, int* order) const {
+    const auto& killers = killers_[ply];
+    // A stored index past the end of the list comes from another position
+    // with the same bucket and key bits: ignore it.
+    const int tt_index = tt_move < moves.size() ? tt_move : -1;
+    for (int i = 0; i < moves.size(); ++i) {
+      const MoveT& m = moves[i];
+      if (i == tt_index) {
+        order[i] = kTTMoveScore;
+      } else if (m.is_capture()) {
+        // More pieces first, then more kings among them.
+        order[i] = kCaptureScore + 64 * popcount(m.captured) + popcount(Bitboard(m.captured & p.kings));
+      } else {
+        const std::uint16_t key = quiet_key(m);
+        order[i] = key == killers[0] ? kKillerScore[0]
+                   : key == killers[1] ? kKillerScore[1]
+                                       : history_[index(C)][m.from][m.to];
+      }
+    }
+  }
+
+  // The highest-ordered move not yet tried (the first of equals), marked tried.
+  static int pick_next(int* order, int count) {
+    int best = 0;
+    for (int i = 1; i < count; ++i)
+      if (order[i] > order[best]) best = i;
+    order[best] = INT_MIN;
+    return best;
+  }
+
+  template <Color C>
+  void reward_quiet_cutoff(const MoveT& m, int ply, int depth) {
+    auto& killers = killers_[ply];
+    const std::uint16_t key = quiet_key(m);
+    if (killers[0] != key) {
+      killers[1] = killers[0];
+      killers[0] = key;
+    }
+    int& h = history_[index(C)][m.from][m.to];
+    h += depth * depth;
+    if (h >= kHistoryCeiling)
+      for (auto& from : history_[index(C)])
+        for (int& value : from) value /= 2;
+  }
+
+  void update_pv(int ply, const MoveT& m) {
+    auto& line = pv_[ply];
+    line[0] = m;
+    const int child_length = pv_length_[ply + 1];
+    std::copy(pv_[ply + 1].begin(), pv_[ply + 1].begin() + child_length, line.begin() + 1);
+    pv_length_[ply] = child_length + 1;
+  }
+
+  Evaluator evaluator_;
+  TranspositionTable tt_;
+  std::array<std::array<std::uint16_t, 2>, kMaxPly + 1> killers_{};
+  std::array<std::array<std::array<int, 64>, 64>, 2> history_{};  // [side][from bit][to bit]
+  std::vector<std::array<MoveT, kMaxPly + 1>> pv_;                 // triangular PV table, by ply
+  std::array<int, kMaxPly + 2> pv_length_{};
+
+  // Hashes of the game's reversible tail, then of the search path by ply.
+  std::vector<std::uint64_t> path_;
+  int history_base_ = 0;
+
+  SearchLimits limits_;
+  DrawRules draw_rules_ = DrawRules::Default;
+  std::uint64_t nodes_ = 0;
+  bool aborted_ = false;
+  int root_depth_ = 1;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace dama

@@ -1,0 +1,201 @@
+// The Hub protocol: its line syntax, position strings and move format, and a
+// scripted conversation with `dama hub` over pipes.
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "fen.hpp"
+#include "hub_protocol.hpp"
+
+#ifndef DAMA_BINARY
+#error "DAMA_BINARY must name the dama program"
+#endif
+
+namespace dama {
+namespace {
+
+constexpr RuleSet kRussian = kVariants[0].rules;
+constexpr RuleSet kInternational = kVariants[6].rules;
+
+TEST(HubLine, CommandArgumentsFlagsAndQuotes) {
+  const hub::Line line = hub::parse_line(R"(pos pos=Wbbbe moves="32-28 17-22" ponder)");
+  EXPECT_EQ(line.command, "pos");
+  ASSERT_EQ(line.args.size(), 3u);
+  EXPECT_EQ(line.get("pos"), "Wbbbe");
+  EXPECT_EQ(line.get("moves"), "32-28 17-22");
+  EXPECT_TRUE(line.has("ponder"));
+  EXPECT_EQ(line.get("ponder"), "");
+  EXPECT_FALSE(line.get("depth").has_value());
+}
+
+TEST(HubLine, UnterminatedQuoteIsAnError) {
+  EXPECT_THROW(hub::parse_line(R"(pos moves="32-28)"), Error);
+}
+
+TEST(HubLine, QuoteOnlyWhenNeeded) {
+  EXPECT_EQ(hub::quote("russian"), "russian");
+  EXPECT_EQ(hub::quote("a b"), "\"a b\"");
+  EXPECT_EQ(hub::quote(""), "\"\"");
+}
+
+TEST(HubPosition, StartPositionsInBothSizes) {
+  const auto start8 = Position<Board8>::start(Color::White);
+  const std::string text8 = hub::format_position(start8);
+  EXPECT_EQ(text8, "W" + std::string(12, 'b') + std::string(8, 'e') + std::string(12, 'w'));
+  EXPECT_EQ(hub::parse_position<Board8>(text8), start8);
+  const auto start10 = Position<Board10>::start(Color::White);
+  const std::string text10 = hub::format_position(start10);
+  EXPECT_EQ(text10.size(), 51u);
+  EXPECT_EQ(hub::parse_position<Board10>(text10), start10);
+}
+
+TEST(HubPosition, KingsAndBadInput) {
+  const auto p = parse_fen<Board8>("B:WK30,21:B1,K12");
+  EXPECT_EQ(hub::parse_position<Board8>(hub::format_position(p)), p);
+  EXPECT_THROW(hub::parse_position<Board8>("W"), Error);                                 // too short
+  EXPECT_THROW(hub::parse_position<Board8>("X" + std::string(32, 'e')), Error);          // side
+  EXPECT_THROW(hub::parse_position<Board8>("W" + std::string(31, 'e') + "q"), Error);    // piece
+  EXPECT_THROW(hub::parse_position<Board8>("Ww" + std::string(31, 'e')), Error);         // white man on 1
+}
+
+TEST(HubMove, CapturesListTheCapturedSquares) {
+  // The king on 32 takes 18 and 26... (rule case T1): 32x23 takes 10, 11, 18 and 19.
+  const auto p = parse_fen<Board8>("W:WK32:B9,10,11,18,19");
+  const auto m = hub::parse_move<kRussian>(p, "32x23x19x11x10x18");
+  EXPECT_EQ(Board8::kSquareOfBit[m.from], 32);
+  EXPECT_EQ(Board8::kSquareOfBit[m.to], 23);
+  EXPECT_EQ(popcount(m.captured), 4);
+  const std::string text = hub::format_move(m);
+  EXPECT_EQ(text.substr(0, 6), "32x23x");
+  EXPECT_TRUE(hub::parse_move<kRussian>(p, text).same_identity(m));
+  EXPECT_THROW(hub::parse_move<kRussian>(p, "32x23x19"), Error);  // not the captured set of any move
+  EXPECT_THROW(hub::parse_move<kRussian>(p, "32-28"), Error);
+  EXPECT_THROW(hub::parse_move<kRussian>(p, "32x99"), Error);
+}
+
+TEST(HubMove, QuietMoveOn10x10) {
+  const auto start = Position<Board10>::start(Color::White);
+  const auto m = hub::parse_move<kInternational>(start, "32-28");
+  EXPECT_EQ(hub::format_move(m), "32-28");
+}
+
+// A conversation with the program over pipes, line by line.
+class HubProcess {
+ public:
+  HubProcess() {
+    int in[2], out[2];
+    if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe");
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(in[0], 0);
+      dup2(out[1], 1);
+      close(in[1]);
+      close(out[0]);
+      execl(DAMA_BINARY, DAMA_BINARY, "hub", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    to_ = in[1];
+    from_ = out[0];
+  }
+  ~HubProcess() {
+    close(to_);
+    close(from_);
+    int status = 0;
+    for (int i = 0; i < 100 && waitpid(pid_, &status, WNOHANG) == 0; ++i) usleep(20000);
+    if (waitpid(pid_, &status, WNOHANG) == 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, &status, 0);
+    }
+  }
+  void send(const std::string& line) {
+    const std::string text = line + "\n";
+    ASSERT_EQ(write(to_, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  }
+  // Lines up to and including the first that starts with `prefix` (10 s at most).
+  std::vector<std::string> read_until(const std::string& prefix) {
+    std::vector<std::string> lines;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < deadline) {
+      const auto newline = buffer_.find('\n');
+      if (newline != std::string::npos) {
+        lines.push_back(buffer_.substr(0, newline));
+        buffer_.erase(0, newline + 1);
+        if (lines.back().rfind(prefix, 0) == 0) return lines;
+        continue;
+      }
+      pollfd fd{from_, POLLIN, 0};
+      if (poll(&fd, 1, 100) <= 0) continue;
+      char chunk[4096];
+      const ssize_t n = read(from_, chunk, sizeof chunk);
+      if (n <= 0) break;
+      buffer_.append(chunk, static_cast<std::size_t>(n));
+    }
+    lines.push_back("<no line starting '" + prefix + "'>");
+    return lines;
+  }
+
+ private:
+  pid_t pid_;
+  int to_, from_;
+  std::string buffer_;
+};
+
+TEST(HubSession, ScriptedGameOn8x8) {
+  HubProcess engine;
+  engine.send("hub");
+  const auto intro = engine.read_until("wait");
+  ASSERT_EQ(intro.back(), "wait");
+  EXPECT_EQ(intro.front().rfind("id name=dama", 0), 0u) << intro.front();
+  bool variant_param = false;
+  for (const auto& l : intro) variant_param |= l.rfind("param name=variant", 0) == 0;
+  EXPECT_TRUE(variant_param);
+
+  engine.send("set-param name=variant value=russian");
+  engine.send("init");
+  EXPECT_EQ(engine.read_until("ready").back(), "ready");
+  engine.send("ping");
+  EXPECT_EQ(engine.read_until("pong").back(), "pong");
+
+  // The start, then White plays 22-17 and Black answers 11-15.
+  engine.send("pos pos=W" + std::string(12, 'b') + std::string(8, 'e') + std::string(12, 'w') + " moves=\"22-17 11-15\"");
+  engine.send("level depth=4");
+  engine.send("go think");
+  const auto search = engine.read_until("done");
+  ASSERT_EQ(search.back().rfind("done move=", 0), 0u) << search.back();
+  EXPECT_GE(search.size(), 2u);  // at least one info line
+  EXPECT_EQ(search.front().rfind("info depth=1", 0), 0u) << search.front();
+
+  // The move it chose is legal in the position after 22-17 11-15.
+  const std::string move = hub::parse_line(search.back()).get("move").value_or("");
+  auto p = Position<Board8>::start(Color::White);
+  p = p.after(hub::parse_move<kRussian>(p, "22-17"));
+  p = p.after(hub::parse_move<kRussian>(p, "11-15"));
+  EXPECT_NO_THROW(hub::parse_move<kRussian>(p, move)) << move;
+
+  // An illegal move is answered with an error line, and the engine goes on.
+  engine.send("pos pos=W" + std::string(12, 'b') + std::string(8, 'e') + std::string(12, 'w') + " moves=\"22-10\"");
+  EXPECT_EQ(engine.read_until("error").back().rfind("error message=", 0), 0u);
+  engine.send("ping");
+  EXPECT_EQ(engine.read_until("pong").back(), "pong");
+
+  // An infinite search ends on stop with a move.
+  engine.send("pos pos=W" + std::string(12, 'b') + std::string(8, 'e') + std::string(12, 'w'));
+  engine.send("level infinite");
+  engine.send("go analyze");
+  usleep(200000);
+  engine.send("stop");
+  EXPECT_EQ(engine.read_until("done").back().rfind("done move=", 0), 0u);
+  engine.send("quit");
+}
+
+}  // namespace
+}  // namespace dama

@@ -1,0 +1,593 @@
+// The search: forced wins it must find, the game's draw rules inside its
+// tree, determinism (across runs and threads), its limits, and the search
+// and bench subcommands.
+//
+// The tests search with a plain material count (man 100, king 300) rather
+// than the tuned evaluation, so that what they expect follows from the
+// position alone and does not move when the weights are retuned.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <sys/wait.h>
+
+#include "fen.hpp"
+#include "game.hpp"
+#include "notation.hpp"
+#include "search.hpp"
+#include "test_support.hpp"
+#include "tt.hpp"
+
+#ifndef DAMA_BINARY
+#error "DAMA_BINARY must name the dama program"
+#endif
+
+namespace dama {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+template <class Board>
+struct MaterialEvaluator {
+  Score operator()(const Position<Board>& p) const {
+    const Color us = p.side, them = ~p.side;
+    return 100 * (popcount(p.men(us)) - popcount(p.men(them))) +
+           300 * (popcount(p.kings_of(us)) - popcount(p.kings_of(them)));
+  }
+};
+
+template <RuleSet R>
+using TestSearcher = Searcher<R, MaterialEvaluator<BoardFor<R>>>;
+
+template <RuleSet R>
+TestSearcher<R> make_searcher(std::size_t tt_megabytes = 4) {
+  return TestSearcher<R>(MaterialEvaluator<BoardFor<R>>{}, tt_megabytes);
+}
+
+SearchLimits depth_limit(int depth) {
+  SearchLimits limits;
+  limits.depth = depth;
+  return limits;
+}
+
+template <RuleSet R>
+std::string numeric(const Position<BoardFor<R>>& p, const Move<BoardFor<R>>& m) {
+  MoveList<BoardFor<R>> legal;
+  MoveGenerator<R>::generate(p, legal);
+  return format_move(m, legal, Notation::Numeric);
+}
+
+// The variants as types, for typed tests.
+template <std::size_t I>
+struct VariantAt {
+  static constexpr RuleSet kRules = kVariants[I].rules;
+  static constexpr std::string_view kName = kVariants[I].name;
+};
+using AllVariants = ::testing::Types<VariantAt<0>, VariantAt<1>, VariantAt<2>, VariantAt<3>, VariantAt<4>,
+                                     VariantAt<5>, VariantAt<6>>;
+static_assert(kVariantCount == 7, "add the new variant to AllVariants");
+
+template <class V>
+class SearchTest : public ::testing::Test {};
+TYPED_TEST_SUITE(SearchTest, AllVariants);
+
+// ---------------------------------------------------------------------------
+// Forced wins
+
+// The shot, the same in every variant (8x8 squares; the same pattern in the
+// lower left corner of the 10x10 board):
+//   White men a1 b2 c3 e3, Black men c5 e5, White to move.
+//   1. c3-d4 (22-18): Black must capture, and can only take with e5 over d4
+//      to c3 (c5 over d4 would land on e3, occupied; from c3 the man cannot
+//      go on: b2's far side a1 is occupied).
+//   2. b2xd4xb6: White's man takes c3 then c5 -- Black has no piece left.
+// So 22-18 wins in 3 plies.  White has no capture now, so nothing wins
+// sooner; every other move lets Black live longer.  Found at depth 1 (the
+// horizon searches the forced captures); asked at depths 3 and 1.
+TYPED_TEST(SearchTest, FindsTheShotThatWinsInThreePlies) {
+  constexpr RuleSet R = TypeParam::kRules;
+  using Board = BoardFor<R>;
+  const bool small = R.board_size == 8;
+  const auto root = parse_fen<Board>(small ? "W:W22,23,25,29:B14,15" : "W:W37,38,41,46:B27,28");
+  auto searcher = make_searcher<R>();
+  const auto result = searcher.search(root, depth_limit(3));
+  ASSERT_TRUE(result.best_move);
+  EXPECT_EQ(numeric<R>(root, *result.best_move), small ? "22-18" : "37-32");
+  EXPECT_EQ(result.score, kWinScore - 3);
+  EXPECT_EQ(format_score(result.score), "win 3");
+  ASSERT_EQ(result.pv.size(), 3u);
+
+  // Depth 1 suffices: the horizon may not stand pat while a capture is due.
+  auto shallow = make_searcher<R>();
+  const auto at_depth_1 = shallow.search(root, depth_limit(1));
+  ASSERT_TRUE(at_depth_1.best_move);
+  EXPECT_EQ(numeric<R>(root, *at_depth_1.best_move), small ? "22-18" : "37-32");
+  EXPECT_EQ(at_depth_1.score, kWinScore - 3);
+
+  // From Black's side after 22-18: the forced capture, and a loss in 2 plies.
+  const auto after = root.after(*result.best_move);
+  auto defender = make_searcher<R>();
+  const auto defence = defender.search(after, depth_limit(3));
+  ASSERT_TRUE(defence.best_move);
+  EXPECT_TRUE(defence.best_move->is_capture());
+  EXPECT_EQ(defence.score, -(kWinScore - 2));
+  EXPECT_EQ(format_score(defence.score), "loss 2");
+}
+
+// A king that must be captured (8x8, where men may take kings): White's man
+// c3 (22) against Black's lone king d4 (18), e5 (15) empty.  The capture
+// c3xe5 is compulsory and takes Black's last piece: a win in 1 ply.
+TYPED_TEST(SearchTest, CapturingTheLastPieceIsAWinInOne) {
+  constexpr RuleSet R = TypeParam::kRules;
+  using Board = BoardFor<R>;
+  if constexpr (R.board_size == 8 && R.men_capture_kings) {
+    const auto root = parse_fen<Board>("W:W22:BK18");
+    auto searcher = make_searcher<R>();
+    const auto result = searcher.search(root, depth_limit(2));
+    ASSERT_TRUE(result.best_move);
+    EXPECT_EQ(numeric<R>(root, *result.best_move), "22x15");
+    EXPECT_EQ(result.score, kWinScore - 1);
+  }
+}
+
+TYPED_TEST(SearchTest, NoLegalMoveMeansNoBestMove) {
+  constexpr RuleSet R = TypeParam::kRules;
+  using Board = BoardFor<R>;
+  // 8x8: White's man g1 is blocked by f2, h2 and e3 (see game_test).  10x10:
+  // White's man on 46 (a1) is blocked by 41 (b2) and 37 (c3).
+  const auto root = parse_fen<Board>(R.board_size == 8 ? "W:W32:B23,27,28" : "W:W46:B37,41");
+  auto searcher = make_searcher<R>();
+  const auto result = searcher.search(root, depth_limit(4));
+  EXPECT_FALSE(result.best_move);
+  EXPECT_EQ(result.depth, 0);
+}
+
+// ---------------------------------------------------------------------------
+// Determinism
+
+template <class Board>
+void expect_same(const SearchResult<Board>& a, const SearchResult<Board>& b) {
+  ASSERT_TRUE(a.best_move && b.best_move);
+  EXPECT_TRUE(a.best_move->same_identity(*b.best_move));
+  EXPECT_EQ(a.score, b.score);
+  EXPECT_EQ(a.nodes, b.nodes);
+  EXPECT_EQ(a.depth, b.depth);
+  ASSERT_EQ(a.pv.size(), b.pv.size());
+  for (std::size_t i = 0; i < a.pv.size(); ++i) EXPECT_TRUE(a.pv[i].same_identity(b.pv[i])) << "pv move " << i;
+}
+
+// A middlegame position (from the bench set), legal in every variant of its board.
+template <RuleSet R>
+Position<BoardFor<R>> middlegame() {
+  if constexpr (R.board_size == 8)
+    return parse_fen<Board8>("W:W19,20,21,22,24,29,30,31,32:B1,3,5,8,9,12,14");
+  else
+    return parse_fen<Board10>("W:W22,26,36,37,38,39,42,44,45,46,47,48,49,50:B3,5,7,8,9,10,11,14,15,16,19,29,35");
+}
+
+TYPED_TEST(SearchTest, FixedDepthIsDeterministic) {
+  constexpr RuleSet R = TypeParam::kRules;
+  const auto root = middlegame<R>();
+  const int depth = R.board_size == 8 ? 7 : 5;
+  auto first = make_searcher<R>(), second = make_searcher<R>();
+  const auto a = first.search(root, depth_limit(depth));
+  const auto b = second.search(root, depth_limit(depth));
+  EXPECT_EQ(a.depth, depth);
+  expect_same(a, b);
+  // clear() makes a used searcher as good as new.
+  first.clear();
+  expect_same(a, first.search(root, depth_limit(depth)));
+}
+
+TYPED_TEST(SearchTest, FixedNodesIsDeterministic) {
+  constexpr RuleSet R = TypeParam::kRules;
+  const auto root = middlegame<R>();
+  SearchLimits limits;
+  limits.nodes = 20000;
+  auto first = make_searcher<R>(), second = make_searcher<R>();
+  const auto a = first.search(root, limits);
+  const auto b = second.search(root, limits);
+  EXPECT_LE(a.nodes, limits.nodes);
+  expect_same(a, b);
+}
+
+TYPED_TEST(SearchTest, TwoThreadsAtOnceAgree) {
+  constexpr RuleSet R = TypeParam::kRules;
+  const auto root = middlegame<R>();
+  const auto limits = depth_limit(R.board_size == 8 ? 7 : 5);
+  using Result = SearchResult<BoardFor<R>>;
+  Result in_thread[2];
+  std::thread workers[2];
+  for (int t = 0; t < 2; ++t)
+    workers[t] = std::thread([&, t] {
+      auto searcher = make_searcher<R>();
+      in_thread[t] = searcher.search(root, limits);
+    });
+  for (auto& w : workers) w.join();
+  expect_same(in_thread[0], in_thread[1]);
+  auto alone = make_searcher<R>();
+  expect_same(in_thread[0], alone.search(root, limits));
+}
+
+// ---------------------------------------------------------------------------
+// Limits and reports
+
+TYPED_TEST(SearchTest, NodeLimitIsNeverExceeded) {
+  constexpr RuleSet R = TypeParam::kRules;
+  const auto root = Position<BoardFor<R>>::start(R.first_player);
+  for (std::uint64_t budget : {1ull, 50ull, 1000ull, 30000ull}) {
+    SCOPED_TRACE(budget);
+    SearchLimits limits;
+    limits.nodes = budget;
+    auto searcher = make_searcher<R>();
+    const auto result = searcher.search(root, limits);
+    EXPECT_LE(result.nodes, budget);
+    EXPECT_TRUE(result.best_move) << "a move even when no iteration completes";
+  }
+}
+
+TYPED_TEST(SearchTest, IterationsAreReportedInOrder) {
+  constexpr RuleSet R = TypeParam::kRules;
+  const auto root = middlegame<R>();
+  std::vector<SearchInfo<BoardFor<R>>> infos;
+  auto searcher = make_searcher<R>();
+  const auto result = searcher.search(root, depth_limit(5), [&](const auto& info) { infos.push_back(info); });
+  ASSERT_EQ(infos.size(), 5u);
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    EXPECT_EQ(infos[i].depth, static_cast<int>(i) + 1);
+    EXPECT_FALSE(infos[i].pv.empty());
+    if (i > 0) {
+      EXPECT_GE(infos[i].nodes, infos[i - 1].nodes);
+    }
+  }
+  EXPECT_TRUE(infos.back().pv.front().same_identity(*result.best_move));
+  EXPECT_EQ(infos.back().score, result.score);
+  // The PV is a line of legal moves.
+  auto p = root;
+  for (const auto& m : result.pv) {
+    MoveList<BoardFor<R>> legal;
+    MoveGenerator<R>::generate(p, legal);
+    EXPECT_TRUE(std::any_of(legal.begin(), legal.end(), [&](const auto& l) { return l.same_identity(m); }));
+    p = p.after(m);
+  }
+}
+
+TEST(SearchLimits, MovetimeIsRespected) {
+  constexpr RuleSet R = test::variant_rules("international");
+  SearchLimits limits;
+  limits.movetime_ms = 100;
+  auto searcher = make_searcher<R>();
+  const auto start = std::chrono::steady_clock::now();
+  const auto result = searcher.search(Position<Board10>::start(Color::White), limits);
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_TRUE(result.best_move);
+  EXPECT_GE(result.depth, 1);
+  EXPECT_LT(elapsed, std::chrono::milliseconds(100 + 400));
+}
+
+TEST(SearchLimits, StopFlagEndsAnInfiniteSearch) {
+  constexpr RuleSet R = test::variant_rules("russian");
+  std::atomic<bool> stop{false};
+  SearchLimits limits;  // no limit but the flag
+  limits.stop = &stop;
+  auto searcher = make_searcher<R>();
+  SearchResult<Board8> result;
+  const auto start = std::chrono::steady_clock::now();
+  std::thread worker([&] { result = searcher.search(Position<Board8>::start(Color::White), limits); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  stop = true;
+  worker.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  EXPECT_TRUE(result.best_move);
+  EXPECT_GE(result.depth, 1);
+}
+
+TEST(SearchScores, Format) {
+  EXPECT_EQ(format_score(35), "35");
+  EXPECT_EQ(format_score(-120), "-120");
+  EXPECT_EQ(format_score(kWinScore - 7), "win 7");
+  EXPECT_EQ(format_score(-kWinScore + 4), "loss 4");
+}
+
+// ---------------------------------------------------------------------------
+// The game's draw rules inside the tree
+
+constexpr RuleSet kRussian = test::variant_rules("russian");
+
+template <RuleSet R>
+void play_text(Game<R>& game, std::string_view move) {
+  game.play(parse_move<R>(game.position(), move));
+}
+
+// White's extra man on h4 (20) is worth 100 -- until the 80-ply count ends
+// the game.  After 78 plies of kings shuffling (h2-g1 and b8-a7, squares on
+// the edge where no capture is possible) the man's step h4-g5 and any reply
+// reach the 80th ply: a draw, 0; White has nothing better (a king moving
+// onto the a7-g1 diagonal is taken and cannot be won back within reach).
+// From the same position with a fresh count White keeps its extra man.
+TEST(SearchDraws, EightyPlyRule) {
+  Game<kRussian> game(parse_fen<Board8>("W:W20,K28:BK1"));
+  const char* shuffle[] = {"28-32", "1-5", "32-28", "5-1"};
+  for (int i = 0; i < 78; ++i) play_text(game, shuffle[i % 4]);
+  ASSERT_FALSE(game.over());
+  ASSERT_EQ(game.plies_since_capture_or_crowning(), 78);
+  auto searcher = make_searcher<kRussian>();
+  EXPECT_EQ(searcher.search(game, depth_limit(4)).score, 0);
+  auto fresh = make_searcher<kRussian>();
+  EXPECT_GE(fresh.search(game.position(), depth_limit(4)).score, 100);
+}
+
+// Extends the game by `plies` king moves without capture, each to a position
+// not met before, each leaving the opponent no capture and some move: a
+// depth-first search in generation order (as in game_test.cpp).
+template <RuleSet R>
+bool play_fresh_king_moves(Game<R>& game, int plies) {
+  using Board = BoardFor<R>;
+  if (plies == 0) return true;
+  MoveList<Board> moves;
+  MoveGenerator<R>::generate(game.position(), moves);
+  for (const auto& m : moves) {
+    const bool king = game.position().kings & (typename Board::Bitboard{1} << m.from);
+    if (m.is_capture() || !king) continue;
+    const auto next = game.position().after(m);
+    const auto& seen = game.positions();
+    if (std::find(seen.begin(), seen.end(), next) != seen.end()) continue;
+    if (MoveGenerator<R>::has_capture(next) || MoveGenerator<R>::count(next) == 0) continue;
+    Game<R> trial = game;
+    trial.play(m);
+    if (play_fresh_king_moves(trial, plies - 1)) {
+      game = std::move(trial);
+      return true;
+    }
+  }
+  return false;
+}
+
+// Tournament rule (b) in the tree: three kings (c1, e1, g1 at the start)
+// against a lone king (b8), White to make its 15th move since the balance
+// arose.  Any move that does not take the king ends the game in a draw, and
+// none can (the line was chosen so that White has no capture): the score is
+// exactly 0.  By default White is simply 600 ahead.
+TEST(SearchDraws, ThreeKingsAgainstOneUnderTournamentRules) {
+  const auto start = parse_fen<Board8>("W:WK30,K31,K32:BK1");
+  Game<kRussian> tournament(start, DrawRules::Tournament);
+  ASSERT_TRUE(play_fresh_king_moves(tournament, 28));
+  Game<kRussian> by_default(start);
+  for (const auto& m : tournament.moves()) by_default.play(m);
+  ASSERT_EQ(tournament.counters().strong_side_moves, 14);
+  ASSERT_FALSE(tournament.over());
+  ASSERT_FALSE(MoveGenerator<kRussian>::has_capture(tournament.position()));
+  auto searcher = make_searcher<kRussian>();
+  EXPECT_EQ(searcher.search(tournament, depth_limit(4)).score, 0);
+  auto other = make_searcher<kRussian>();
+  EXPECT_GE(other.search(by_default, depth_limit(4)).score, 600);
+}
+
+// Tournament repetition in the tree.  White's lone king h2 against Black's
+// kings b8 and f8 (300 behind).  After h2-g1 b8-a7 g1-h2 a7-b8 the start is
+// back; now h2-g1 repeats the position after the first ply, a draw (0) under
+// tournament rules, better than any other move (-300 or worse).  By default
+// there is no such draw.
+TEST(SearchDraws, RepetitionUnderTournamentRules) {
+  const auto start = parse_fen<Board8>("W:WK28:BK1,K3");
+  Game<kRussian> tournament(start, DrawRules::Tournament), by_default(start);
+  for (const char* m : {"28-32", "1-5", "32-28", "5-1"}) {
+    play_text(tournament, m);
+    play_text(by_default, m);
+  }
+  auto searcher = make_searcher<kRussian>();
+  const auto drawn = searcher.search(tournament, depth_limit(1));
+  ASSERT_TRUE(drawn.best_move);
+  EXPECT_EQ(numeric<kRussian>(tournament.position(), *drawn.best_move), "28-32");
+  EXPECT_EQ(drawn.score, 0);
+  auto other = make_searcher<kRussian>();
+  EXPECT_LE(other.search(by_default, depth_limit(1)).score, -300);
+}
+
+// ---------------------------------------------------------------------------
+// Pieces of the search
+
+TYPED_TEST(SearchTest, IncrementalHashEqualsFullHash) {
+  constexpr RuleSet R = TypeParam::kRules;
+  using Board = BoardFor<R>;
+  test::Random random(99);
+  MoveList<Board> moves;
+  for (int game = 0; game < 20; ++game) {
+    auto p = Position<Board>::start(R.first_player);
+    std::uint64_t hash = p.hash();
+    for (int ply = 0; ply < 150; ++ply) {
+      MoveGenerator<R>::generate(p, moves);
+      if (moves.empty()) break;
+      const auto& m = moves[random.below(moves.size())];
+      hash = zobrist_after_move(hash, p.side, p.kings, m.from, m.to, m.captured, m.promotes);
+      p = p.after(m);
+      ASSERT_EQ(hash, p.hash()) << to_fen(p);
+    }
+  }
+}
+
+TEST(TranspositionTable, StoresAndReplaces) {
+  TranspositionTable tt(1);
+  EXPECT_EQ(tt.bucket_count(), 1u << 15);  // 1 MB of 32-byte buckets
+  EXPECT_EQ(tt.probe(12345), nullptr);
+  tt.store(12345, 5, 40, Bound::Exact, 3);
+  const TTEntry* e = tt.probe(12345);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->depth, 5);
+  EXPECT_EQ(e->score, 40);
+  EXPECT_EQ(e->move, 3);
+  EXPECT_EQ(e->bound, Bound::Exact);
+
+  // Same bucket, other key, shallower: goes to the always-replace slot.
+  const std::uint64_t other = 12345 + (std::uint64_t{1} << 40);
+  tt.store(other, 2, -7, Bound::Upper, kNoMoveIndex);
+  ASSERT_NE(tt.probe(other), nullptr);
+  ASSERT_NE(tt.probe(12345), nullptr) << "the deep entry stays";
+  // A deeper one takes the deep slot; the old deep entry moves to the other.
+  const std::uint64_t third = 12345 + (std::uint64_t{2} << 40);
+  tt.store(third, 9, 1, Bound::Lower, 0);
+  EXPECT_NE(tt.probe(third), nullptr);
+  EXPECT_NE(tt.probe(12345), nullptr);
+  EXPECT_EQ(tt.probe(other), nullptr);
+  // No best move: the earlier one is kept.
+  tt.store(third, 10, 2, Bound::Upper, kNoMoveIndex);
+  EXPECT_EQ(tt.probe(third)->move, 0);
+  tt.clear();
+  EXPECT_EQ(tt.probe(third), nullptr);
+}
+
+TEST(TranspositionTable, WinScoresCountFromTheStoringNode) {
+  const Score win_in_7_from_root = kWinScore - 7;
+  const Score stored = score_to_tt(win_in_7_from_root, 3);  // a win in 4 from the node at ply 3
+  EXPECT_EQ(stored, kWinScore - 4);
+  EXPECT_EQ(score_from_tt(stored, 5), kWinScore - 9);  // met again at ply 5: a win in 9 from the root
+  EXPECT_EQ(score_from_tt(score_to_tt(-kWinScore + 6, 2), 2), -kWinScore + 6);
+  EXPECT_EQ(score_to_tt(123, 9), 123);
+}
+
+// ---------------------------------------------------------------------------
+// The subcommands
+
+struct CommandRun {
+  int exit_code = -1;
+  std::string out;  // stdout and stderr together
+  std::vector<std::string> lines() const {
+    std::vector<std::string> result;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);) result.push_back(line);
+    return result;
+  }
+};
+
+std::ostream& operator<<(std::ostream& os, const CommandRun& r) {
+  return os << "exit " << r.exit_code << "\n" << r.out;
+}
+
+// Runs dama with arguments that need no quoting beyond single quotes.
+CommandRun run_dama(const std::vector<std::string>& args) {
+  std::string command = std::string("'") + DAMA_BINARY + "'";
+  for (const auto& a : args) command += " '" + a + "'";
+  command += " 2>&1 </dev/null";
+  CommandRun run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return run;
+  std::array<char, 4096> buffer;
+  while (const std::size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) run.out.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+TEST(SearchCommand, PrintsIterationsAndTheBestMove) {
+  const CommandRun r = run_dama({"search", "--variant", "russian", "--depth", "4"});
+  ASSERT_EQ(r.exit_code, 0) << r;
+  const auto lines = r.lines();
+  ASSERT_EQ(lines.size(), 5u) << r;
+  for (int d = 1; d <= 4; ++d) {
+    EXPECT_THAT(lines[d - 1], StartsWith("info depth " + std::to_string(d) + " score ")) << r;
+    EXPECT_THAT(lines[d - 1], HasSubstr(" nodes ")) << r;
+    EXPECT_THAT(lines[d - 1], HasSubstr(" nps ")) << r;
+    EXPECT_THAT(lines[d - 1], HasSubstr(" pv ")) << r;
+  }
+  const CommandRun moves = run_dama({"moves", "--variant", "russian"});
+  ASSERT_THAT(lines.back(), StartsWith("bestmove "));
+  EXPECT_THAT(moves.lines(), ::testing::Contains(lines.back().substr(9))) << "a legal move, in algebraic notation";
+}
+
+TEST(SearchCommand, ShotFromAFen) {
+  const CommandRun r =
+      run_dama({"search", "--variant", "spanish", "--fen", "W:W22,23,25,29:B14,15", "--nodes", "5000"});
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_THAT(r.out, HasSubstr("score win 3"));
+  EXPECT_EQ(r.lines().back(), "bestmove 22-18");
+  const CommandRun algebraic =
+      run_dama({"search", "--variant", "russian", "--fen", "W:W22,23,25,29:B14,15", "--movetime", "200"});
+  ASSERT_EQ(algebraic.exit_code, 0) << algebraic;
+  EXPECT_EQ(algebraic.lines().back(), "bestmove c3-d4");
+}
+
+TEST(SearchCommand, PlayedMovesAndTournamentRules) {
+  const CommandRun r = run_dama(
+      {"search", "--variant", "russian", "--play", "c3-d4 f6-e5", "--depth", "3", "--draw-rules", "tournament"});
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.lines().back(), "bestmove d4:f6") << "the only legal move";
+}
+
+TEST(SearchCommand, NoLegalMove) {
+  const CommandRun r = run_dama({"search", "--variant", "russian", "--fen", "W:W32:B23,27,28", "--depth", "3"});
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_THAT(r.out, HasSubstr("no legal move"));
+  EXPECT_EQ(r.lines().back(), "bestmove none");
+}
+
+TEST(SearchCommand, NeedsExactlyOneLimit) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"search"}, {"search", "--depth", "3", "--nodes", "100"},
+        {"search", "--depth", "3", "--movetime", "100"}}) {
+    const CommandRun r = run_dama(args);
+    EXPECT_EQ(r.exit_code, 2) << r;
+    EXPECT_THAT(r.out, StartsWith("dama: error: ")) << r;
+    EXPECT_THAT(r.out, ::testing::Not(HasSubstr("bestmove"))) << r;
+  }
+}
+
+TEST(SearchCommand, TournamentRulesOnlyForRussian) {
+  const CommandRun r = run_dama({"search", "--variant", "czech", "--depth", "2", "--draw-rules", "tournament"});
+  EXPECT_EQ(r.exit_code, 2) << r;
+  EXPECT_THAT(r.out, HasSubstr("russian only")) << r;
+}
+
+// The node total of the bench is the behaviour signature: the same on every run.
+TEST(BenchCommand, SameTotalTwice) {
+  std::string totals[2];
+  for (auto& total : totals) {
+    const CommandRun r = run_dama({"bench", "--variant", "russian"});
+    ASSERT_EQ(r.exit_code, 0) << r;
+    const auto lines = r.lines();
+    ASSERT_EQ(lines.size(), 2u) << r;
+    EXPECT_THAT(lines[0], StartsWith("russian ")) << r;
+    std::istringstream last(lines[1]);
+    std::string bench, nodes_word, nps, nps_word;
+    ASSERT_TRUE(last >> bench >> total >> nodes_word >> nps >> nps_word) << r;
+    EXPECT_EQ(bench, "bench");
+    EXPECT_EQ(nodes_word, "nodes");
+    EXPECT_EQ(nps_word, "nps");
+  }
+  EXPECT_EQ(totals[0], totals[1]);
+  EXPECT_NE(totals[0], "0");
+}
+
+// The signature of every variant together is recorded in docs/performance.md;
+// a change of behaviour must update it there, on purpose.
+TEST(BenchCommand, SignatureIsTheOneRecordedInTheDocs) {
+  std::ifstream doc(DAMA_SOURCE_DIR "/docs/performance.md");
+  ASSERT_TRUE(doc) << "cannot open docs/performance.md";
+  std::string line, recorded;
+  const std::string prefix = "bench signature: ";
+  while (std::getline(doc, line))
+    if (line.rfind(prefix, 0) == 0) recorded = line.substr(prefix.size());
+  ASSERT_FALSE(recorded.empty()) << "no 'bench signature:' line in docs/performance.md";
+
+  const CommandRun r = run_dama({"bench"});
+  ASSERT_EQ(r.exit_code, 0) << r;
+  const auto lines = r.lines();
+  ASSERT_FALSE(lines.empty()) << r;
+  std::istringstream last(lines.back());
+  std::string bench, total, nodes_word;
+  ASSERT_TRUE(last >> bench >> total >> nodes_word) << r;
+  EXPECT_EQ(total + " " + nodes_word, recorded) << r;
+}
+
+}  // namespace
+}  // namespace dama
