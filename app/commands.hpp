@@ -13,5 +13,16 @@ void register_search(CLI::App& app);
 void register_bench(CLI::App& app);
 void register_hub(CLI::App& app);
 void register_play(CLI::App& app);
+void register_match(CLI::App& app);
+void register_tune(CLI::App& app);
+void register_selfplay(CLI::App& app);
+void register_data(CLI::App& app);
+void register_pipeline(CLI::App& app);
+
+// Thrown to end the program with this exit code after a message already printed
+// (an interrupted job: 130).
+struct ExitCode {
+  int code;
+};
 
 }  // namespace dama::cli

@@ -39,6 +39,11 @@ int main(int argc, char** argv) {
   dama::cli::register_bench(app);
   dama::cli::register_hub(app);
   dama::cli::register_play(app);
+  dama::cli::register_match(app);
+  dama::cli::register_tune(app);
+  dama::cli::register_selfplay(app);
+  dama::cli::register_data(app);
+  dama::cli::register_pipeline(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -50,6 +55,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::cerr << "dama: error: " << e.what() << " (see dama --help)\n";
     return 2;
+  } catch (const dama::cli::ExitCode& e) {
+    std::cout.flush();
+    return e.code;
   } catch (const dama::Error& e) {
     std::cout.flush();
     std::cerr << "dama: error: " << one_line(e.what()) << "\n";

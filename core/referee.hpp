@@ -176,9 +176,9 @@ class Referee {
 };
 
 // A random opening: `plies` uniformly random legal moves from the variant's
-// start, retried (with the same stream) until the game is still on and the
-// static evaluation of the result is within `max_imbalance` for the side to
-// move.  Gives up with the last try after 1000 attempts.
+// start, retried (with the same stream) until the game is still on and, with
+// a cap, no capture is pending and the static evaluation of the result is
+// within `max_imbalance` for the side to move.  Gives up with the last try after 1000 attempts.
 template <RuleSet R>
 Game<R> random_opening(int plies, Score max_imbalance, const Weights& weights, DrawRules draw_rules, GameRng& rng) {
   using Board = BoardFor<R>;
@@ -191,6 +191,9 @@ Game<R> random_opening(int plies, Score max_imbalance, const Weights& weights, D
     }
     if (attempt >= 1000) return game;
     if (game.over()) continue;
+    // A pending capture makes the static evaluation meaningless: only quiet
+    // positions are measured against the cap.
+    if (max_imbalance > 0 && MoveGenerator<R>::has_capture(game.position())) continue;
     if (max_imbalance > 0 && std::abs(evaluate<R>(game.position(), weights)) > max_imbalance) continue;
     return game;
   }

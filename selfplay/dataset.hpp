@@ -28,19 +28,36 @@ struct PositionRow {
   std::uint16_t quiet_plies = 0;  // plies since the last capture or crowning
   std::uint64_t game_id = 0;
   std::int16_t score = 0;         // the search score, side to move's view, centi-men (wins: +-(30000 - n))
-  std::string best_move;          // the move the search chose, numeric PDN
+  std::string best_move;          // the move the search chose, numeric PDN from and to: "22-18", "22x13"
+  std::uint64_t best_captured = 0;  // its captured squares, bit s-1 = square s
   std::int8_t result = 0;         // the game's result for the side to move: +1 win, 0 draw, -1 loss
 };
 
 struct GameRow {
   std::uint64_t game_id = 0;
-  std::string opening;      // PDN FEN of the position the engines started from
-  std::string start_fen;    // PDN FEN of the variant's start (where `moves` begin)
-  std::string moves;        // every move of the game from start_fen, numeric PDN, space separated
-  std::int8_t result = 0;   // for the first player (White; Black in american): +1, 0, -1
-  std::string reason;       // why it ended, e.g. "no legal move", "80 quiet plies", "adjudicated"
-  std::uint16_t length = 0; // plies played from the start
-  std::uint64_t seed = 0;   // the game's own seed, derived from (job seed, game id)
+  std::string start_fen;       // PDN FEN where the game's moves begin (the variant's start, or an opening-file line)
+  std::uint16_t opening_plies = 0;  // how many of the moves were the random opening
+  std::string opening;         // PDN FEN of the position the engines started from
+  std::int8_t result = 0;      // for the first player (White; Black in american): +1, 0, -1
+  std::string result_text;     // "1-0", "0-1" or "1/2-1/2", the first player's view
+  std::string reason;          // why it ended, e.g. "no legal moves", "adjudicated: draw"
+  std::uint16_t length = 0;    // plies in the game, opening included
+  std::uint64_t seed = 0;      // the game's own seed, derived from (job seed, game id)
+};
+
+// Every move of every game, so that the games can be replayed and exported.
+struct MoveRow {
+  std::uint64_t game_id = 0;
+  std::uint16_t ply = 0;        // 0 = the first move from start_fen
+  std::string move;             // numeric PDN, from and to only: "22-18", "22x13"
+  std::uint64_t captured = 0;   // bit s-1 = square s captured (tells apart two paths with the same ends)
+};
+
+// One finished game: what a writer stores and a reader returns, together.
+struct GameRecord {
+  GameRow game;
+  std::vector<PositionRow> positions;
+  std::vector<MoveRow> moves;
 };
 
 // Side-relative boards of p (see the top of the file).
@@ -49,7 +66,7 @@ PositionRow side_relative_row(const Position<Board>& p) {
   const Position<Board> q = p.side == Color::White ? p : p.flipped();
   PositionRow row;
   for (int s = 1; s <= Board::kSquares; ++s) {
-    const Bitboard b = Board::square_bit(s);
+    const auto b = Board::square_bit(s);
     const std::uint64_t bit = std::uint64_t{1} << (s - 1);
     if (q.pieces[0] & b) ((q.kings & b) ? row.own_kings : row.own_men) |= bit;
     if (q.pieces[1] & b) ((q.kings & b) ? row.opp_kings : row.opp_men) |= bit;
@@ -66,7 +83,7 @@ Position<Board> side_relative_position(const PositionRow& row) {
   Position<Board> p;
   for (int s = 1; s <= Board::kSquares; ++s) {
     const std::uint64_t bit = std::uint64_t{1} << (s - 1);
-    const Bitboard b = Board::square_bit(s);
+    const auto b = Board::square_bit(s);
     if ((row.own_men | row.own_kings) & bit) p.pieces[0] |= b;
     if ((row.opp_men | row.opp_kings) & bit) p.pieces[1] |= b;
     if ((row.own_kings | row.opp_kings) & bit) p.kings |= b;

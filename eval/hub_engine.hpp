@@ -1,0 +1,67 @@
+// An external engine speaking the Hub protocol, version 2 (Scan's protocol;
+// `dama hub` is one), run as a child process for a match.  Only the
+// conversation: positions and moves travel as Hub text (core/hub_protocol.hpp
+// turns them into dama's types).
+//
+//   -> hub                       <- id ..., param ..., wait
+//   -> set-param name=variant value=russian   (and forced-capture, draw-rules, tt-size)
+//   -> init                      <- ready
+//   -> new-game                  (before every game)
+//   -> pos pos=... moves="..."   -> level depth=N | level move-time=S   -> go think
+//   <- info ...                  <- done move=32-28
+//   -> quit
+//
+// The engine talks over a socket pair rather than pipes, so that writing to
+// an engine that died is an error (EPIPE without SIGPIPE), not the end of dama.
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+namespace dama::eval {
+
+struct HubEngineSettings {
+  std::string command;  // the program and its arguments, separated by blanks ("/usr/bin/scan hub")
+  std::string variant;  // dama's variant name, sent as the variant parameter
+  bool forced_capture = true;
+  std::string draw_rules = "default";
+  std::size_t tt_megabytes = 16;
+};
+
+class HubEngine {
+ public:
+  // Starts the engine and completes the handshake; throws dama::Error
+  // (naming the command) when it cannot start or does not answer in time.
+  explicit HubEngine(const HubEngineSettings& settings);
+  ~HubEngine();
+  HubEngine(const HubEngine&) = delete;
+  HubEngine& operator=(const HubEngine&) = delete;
+
+  void new_game();
+
+  // The engine's move (Hub text, e.g. "32x23x19") for the position `start`
+  // (Hub text) after `moves`, thinking under `level` (e.g. "depth=4").
+  // Empty when `cancel` became true meanwhile (the search is stopped).
+  // Throws dama::Error when the engine dies, errs or takes longer than
+  // `timeout_ms`.
+  std::string best_move(const std::string& start, const std::vector<std::string>& moves, const std::string& level,
+                        std::int64_t timeout_ms, const std::atomic<bool>* cancel);
+
+ private:
+  void send(const std::string& line);
+  // The next line, or empty with `cancelled` set when `cancel` became true first.
+  std::string receive(std::int64_t timeout_ms, const std::atomic<bool>* cancel = nullptr, bool* cancelled = nullptr);
+  std::string receive_command(const std::string& command, std::int64_t timeout_ms);
+  [[noreturn]] void fail(const std::string& what) const;
+  void shut_down();  // "quit", then the process is waited for (killed after a second)
+
+  std::string command_;
+  pid_t pid_ = -1;
+  int fd_ = -1;
+  std::string buffer_;
+};
+
+}  // namespace dama::eval

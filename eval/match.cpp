@@ -1,0 +1,278 @@
+// The rules-specific half of a match: openings, and one game played by the
+// Referee and written as PDN.  The only translation unit that instantiates
+// the referee (and the search) for every compiled rule set.
+#include "match.hpp"
+
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <vector>
+
+#include "fen.hpp"
+#include "hub_engine.hpp"
+#include "hub_protocol.hpp"
+#include "match_scheduler.hpp"
+#include "openings.hpp"
+#include "pdn.hpp"
+#include "referee.hpp"
+#include "weights.hpp"
+
+namespace dama::eval {
+
+namespace {
+
+struct Players {
+  Weights a_weights, b_weights, opening_weights;
+};
+
+Weights weights_for(const PlayerSpec& spec, const Variant& variant, const char* option) {
+  if (spec.weights_file.empty()) return default_weights(variant);
+  try {
+    return load_weights(spec.weights_file, variant);
+  } catch (const Error& e) {
+    throw Error(std::string(option) + " '" + spec.text + "': " + e.what());
+  }
+}
+
+// Everything a game's moves depend on: a journal written under other values
+// belongs to another match.
+JournalIdentity identity_of(const MatchSettings& s, const Players& p, const std::optional<OpeningsFile>& openings) {
+  auto player = [](const PlayerSpec& spec, const Weights& w) {
+    return spec.text + " weights " + w.source + " " + weights_hash(w);
+  };
+  JournalIdentity id = {
+      {"variant", s.variant},
+      {"forced-capture", s.no_forced_capture ? "no" : "yes"},
+      {"draw-rules", std::string(draw_rules_name(s.draw_rules))},
+      {"a", player(s.a, p.a_weights)},
+      {"b", player(s.b, p.b_weights)},
+      {"seed", std::to_string(s.seed)},
+      {"tt-mb", std::to_string(s.tt_megabytes)},
+      {"pdn", s.pdn_out.empty() ? "none" : s.pdn_out},
+  };
+  if (openings)
+    id.emplace_back("openings", "file " + openings->path + " " + openings->digest);
+  else
+    id.emplace_back("openings", "random " + std::to_string(s.openings.random_plies) + " plies, imbalance " +
+                                    std::to_string(s.openings.max_imbalance));
+  return id;
+}
+
+template <RuleSet R>
+class MatchGames {
+ public:
+  using Board = BoardFor<R>;
+
+  MatchGames(const MatchSettings& settings, const Variant& variant, const Players& players,
+             const std::optional<OpeningsFile>& openings)
+      : settings_(settings), variant_(variant), players_(players) {
+    if (openings) parse_openings(*openings);
+  }
+
+  std::unique_ptr<GameWorker> make_worker(const std::atomic<bool>* cancel) const {
+    return std::make_unique<Worker>(*this, cancel);
+  }
+
+ private:
+  // One player in a game outside the Referee: one of our engines or a Hub engine.
+  class Side {
+   public:
+    Side(const MatchGames& match, const PlayerSpec& spec, const Weights& weights, const std::atomic<bool>* cancel)
+        : limits_(match.settings_for(spec, weights, cancel).limits), cancel_(cancel) {
+      command_ = spec.hub_command;
+      if (spec.hub_command.empty()) {
+        engine_.emplace(WeightsEvaluator<R>{&weights}, match.settings_.tt_megabytes);
+        return;
+      }
+      hub_ = std::make_unique<HubEngine>(
+          HubEngineSettings{spec.hub_command, match.settings_.variant, !match.settings_.no_forced_capture,
+                            std::string(draw_rules_name(match.settings_.draw_rules)), match.settings_.tt_megabytes});
+      level_ = spec.limits.depth > 0
+                   ? "depth=" + std::to_string(spec.limits.depth)
+                   : "move-time=" + std::to_string(static_cast<double>(spec.limits.movetime_ms) / 1000);
+    }
+
+    void new_game() {
+      if (engine_)
+        engine_->clear();
+      else
+        hub_->new_game();
+    }
+
+    // Nothing when the game was cancelled.
+    std::optional<Move<Board>> choose(const Game<R>& game) {
+      if (engine_) {
+        const auto result = engine_->search(game, limits_);
+        if (cancel_->load()) return std::nullopt;
+        return result.best_move;
+      }
+      std::vector<std::string> moves;
+      for (const auto& m : game.moves()) moves.push_back(hub::format_move(m));
+      // Generous: an engine may overrun its move time a little, and a depth has no clock at all.
+      const std::int64_t timeout_ms = 60000 + 4 * limits_.movetime_ms;
+      const std::string text =
+          hub_->best_move(hub::format_position(game.positions().front()), moves, level_, timeout_ms, cancel_);
+      if (text.empty()) return std::nullopt;
+      try {
+        return hub::parse_move<R>(game.position(), text);
+      } catch (const Error& e) {
+        throw Error("hub engine '" + command_ + "' played a move dama cannot accept: " + e.what());
+      }
+    }
+
+   private:
+    SearchLimits limits_;
+    const std::atomic<bool>* cancel_;
+    std::optional<Searcher<R, WeightsEvaluator<R>>> engine_;
+    std::unique_ptr<HubEngine> hub_;
+    std::string command_, level_;
+  };
+
+  class Worker : public GameWorker {
+   public:
+    Worker(const MatchGames& match, const std::atomic<bool>* cancel) : match_(match), cancel_(cancel) {
+      const MatchSettings& s = match.settings_;
+      if (s.a.hub_command.empty() && s.b.hub_command.empty()) {
+        a_first_.emplace(match.settings_for(s.a, match.players_.a_weights, cancel),
+                         match.settings_for(s.b, match.players_.b_weights, cancel), s.tt_megabytes);
+        b_first_.emplace(match.settings_for(s.b, match.players_.b_weights, cancel),
+                         match.settings_for(s.a, match.players_.a_weights, cancel), s.tt_megabytes);
+      } else {
+        a_.emplace(match, s.a, match.players_.a_weights, cancel);
+        b_.emplace(match, s.b, match.players_.b_weights, cancel);
+      }
+    }
+
+    std::optional<FinishedGame> play(std::uint64_t index) override {
+      const bool a_first = index % 2 == 0;
+      Game<R> game = match_.opening(index / 2);
+      GameResult result;
+      if (a_first_) {
+        GameRng rng(game_seed(match_.settings_.seed, index));  // unused without early randomness
+        result = (a_first ? *a_first_ : *b_first_).play(game, Adjudication{}, EarlyRandomness{}, rng).result;
+      } else if (!play_sides(game, a_first ? *a_ : *b_, a_first ? *b_ : *a_)) {
+        return std::nullopt;
+      } else {
+        result = game.result();
+      }
+      if (cancel_->load()) return std::nullopt;
+      FinishedGame out;
+      out.record.index = index;
+      out.record.result = std::string(result.text());
+      out.record.plies = game.plies();
+      out.record.reason = result.reason;
+      out.pdn = write_pdn_game<R>(match_.variant_, match_.tags(index), game, result.text());
+      return out;
+    }
+
+   private:
+    // The Referee's loop for players it cannot hold; false when cancelled.
+    static bool play_sides(Game<R>& game, Side& first, Side& second) {
+      first.new_game();
+      second.new_game();
+      while (!game.over()) {
+        Side& mover = game.position().side == R.first_player ? first : second;
+        const auto move = mover.choose(game);
+        if (!move) return false;
+        game.play(*move);
+      }
+      return true;
+    }
+
+    const MatchGames& match_;
+    const std::atomic<bool>* cancel_;
+    std::optional<Referee<R>> a_first_, b_first_;  // both players ours
+    std::optional<Side> a_, b_;                    // otherwise
+  };
+
+  PlayerSettings settings_for(const PlayerSpec& spec, const Weights& weights, const std::atomic<bool>* cancel) const {
+    PlayerSettings p;
+    p.weights = &weights;
+    p.limits = spec.limits;
+    p.limits.stop = cancel;
+    return p;
+  }
+
+  void parse_openings(const OpeningsFile& file) {
+    for (const auto& line : file.openings) {
+      const std::string where = file.path + ":" + std::to_string(line.line) + ": ";
+      Position<Board> p;
+      try {
+        p = parse_fen<Board>(line.fen);
+      } catch (const Error& e) {
+        throw Error(where + e.what());
+      }
+      Game<R> game(p, settings_.draw_rules);
+      if (game.over())
+        throw Error(where + "the game is already over there (" + std::string(game.result().text()) + ", " +
+                    game.result().reason + ")");
+      openings_.push_back(std::move(game));
+    }
+  }
+
+  Game<R> opening(std::uint64_t pair) const {
+    if (!openings_.empty()) return openings_[pair % openings_.size()];
+    GameRng rng(game_seed(settings_.seed, pair));
+    return random_opening<R>(settings_.openings.random_plies, settings_.openings.max_imbalance,
+                             players_.opening_weights, settings_.draw_rules, rng);
+  }
+
+  // A plays White when it moves first and the first player is White, or
+  // moves second and the first player is Black (american).
+  PdnTags tags(std::uint64_t index) const {
+    const bool a_first = index % 2 == 0;
+    const bool a_white = a_first == (R.first_player == Color::White);
+    const std::string a = "A " + settings_.a.text, b = "B " + settings_.b.text;
+    PdnTags t;
+    t.event = "dama match";
+    t.date = pdn_date(std::chrono::system_clock::now());
+    t.round = std::to_string(index + 1);
+    t.white = a_white ? a : b;
+    t.black = a_white ? b : a;
+    return t;
+  }
+
+  const MatchSettings& settings_;
+  const Variant& variant_;
+  const Players& players_;
+  std::vector<Game<R>> openings_;
+};
+
+}  // namespace
+
+MatchOutcome run_match(const MatchSettings& settings, const MatchControl& control) {
+  check_match_settings(settings);
+  const Variant& variant = find_variant(settings.variant);
+  RuleSet rules = variant.rules;
+  if (settings.no_forced_capture) {
+    if (rules.board_size != 8)
+      throw Error("--no-forced-capture: the house rule exists for 8x8 variants only, not " + std::string(variant.name));
+    rules = rules.without_forced_capture();
+  }
+  check_draw_rules(settings.draw_rules, rules);
+  const Players players{weights_for(settings.a, variant, "--a"), weights_for(settings.b, variant, "--b"),
+                        default_weights(variant)};
+  std::optional<OpeningsFile> openings;
+  if (!settings.openings.file.empty()) openings = read_openings(settings.openings.file);
+
+  return with_rules(rules, [&]<RuleSet R>() {
+    const MatchGames<R> games(settings, variant, players, openings);  // checks the openings first
+    const bool journal_existed = !settings.journal.empty() && std::ifstream(settings.journal).good();
+    MatchJournal journal(settings.journal, settings.pdn_out, identity_of(settings, players, openings), settings.resume,
+                         settings.games);
+    if (control.on_note) {
+      if (journal.resumed())
+        control.on_note("resuming from " + settings.journal + ": " + std::to_string(journal.finished().size()) +
+                        " of " + std::to_string(settings.games) + " games already played");
+      else if (settings.resume && !journal_existed)
+        control.on_note("no journal at " + settings.journal + ": starting from the first game");
+      if (journal.pdn_bytes_dropped() > 0)
+        control.on_note(settings.pdn_out + ": cut off " + std::to_string(journal.pdn_bytes_dropped()) +
+                        " bytes written after the journal's last game (that game is played again)");
+    }
+    return schedule_games(settings, control, journal,
+                          [&](const std::atomic<bool>* cancel) { return games.make_worker(cancel); });
+  });
+}
+
+}  // namespace dama::eval

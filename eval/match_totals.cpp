@@ -1,0 +1,64 @@
+// The match's plain parts: settings checks and totals.
+#include <string>
+
+#include "error.hpp"
+#include "match.hpp"
+
+namespace dama::eval {
+
+void check_match_settings(const MatchSettings& s) {
+  if (s.games == 0 || s.games % 2 != 0)
+    throw Error("--games: expected a positive even number (games are played in pairs), got " + std::to_string(s.games));
+  if (s.concurrency < 1) throw Error("--concurrency: expected at least 1, got " + std::to_string(s.concurrency));
+  if (s.openings.file.empty() && s.openings.random_plies < 0)
+    throw Error("--random-plies: expected 0 or more, got " + std::to_string(s.openings.random_plies));
+  if (s.openings.max_imbalance < 0)
+    throw Error("--max-imbalance: expected 0 or more, got " + std::to_string(s.openings.max_imbalance));
+  if (s.sprt) check_sprt_settings(*s.sprt);
+  if (s.tt_megabytes == 0) throw Error("--tt-mb: expected at least 1");
+  if (s.resume && s.journal.empty())
+    throw Error(
+        "--resume needs the journal of the interrupted run: give the same --pgn-out (its journal is "
+        "FILE.journal) or --journal");
+}
+
+const char* stop_reason_text(StopReason reason) {
+  switch (reason) {
+    case StopReason::Completed:
+      return "all games played";
+    case StopReason::SprtAcceptedH0:
+      return "SPRT: H0 accepted";
+    case StopReason::SprtAcceptedH1:
+      return "SPRT: H1 accepted";
+    case StopReason::Interrupted:
+      return "interrupted";
+  }
+  return "?";
+}
+
+void count_next_game(MatchTotals& t, const std::vector<GameRecord>& games, const std::optional<SprtSettings>& sprt) {
+  const GameRecord& g = games.at(t.games);
+  const double score = score_of_a(g);
+  ++t.games;
+  if (score == 1.0)
+    ++t.a.wins;
+  else if (score == 0.0)
+    ++t.a.losses;
+  else
+    ++t.a.draws;
+  if (g.index % 2 == 0) return;
+  t.pairs.add_pair(score_of_a(games[g.index - 1]), score);
+  if (sprt) {
+    t.llr = sprt_llr(t.pairs, sprt->elo0, sprt->elo1);
+    t.decision = sprt_decision(*t.llr, sprt_bounds(*sprt));
+  }
+}
+
+MatchTotals totals_of(const std::vector<GameRecord>& games, const std::optional<SprtSettings>& sprt) {
+  MatchTotals t;
+  if (sprt) t.llr = sprt_llr(t.pairs, sprt->elo0, sprt->elo1);
+  while (t.games < games.size()) count_next_game(t, games, sprt);
+  return t;
+}
+
+}  // namespace dama::eval

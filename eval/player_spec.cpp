@@ -1,0 +1,80 @@
+#include "player_spec.hpp"
+
+#include <charconv>
+#include <cstdint>
+#include <set>
+
+#include "error.hpp"
+
+namespace dama::eval {
+
+namespace {
+
+constexpr std::string_view kExpected = "expected e.g. depth=4, nodes=20000, movetime=100 or weights=FILE,depth=4";
+
+// A whole number in [min, max]; nothing else (no sign, no suffix, no blanks).
+std::uint64_t whole_number(std::string_view value, std::uint64_t min, std::uint64_t max, const std::string& where) {
+  std::uint64_t n = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
+  if (value.empty() || error != std::errc() || end != value.data() + value.size() || n < min || n > max)
+    throw Error(where + ": expected a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
+                ", got '" + std::string(value) + "'");
+  return n;
+}
+
+}  // namespace
+
+PlayerSpec parse_player_spec(std::string_view text, std::string_view option) {
+  const std::string context = std::string(option) + " '" + std::string(text) + "'";
+  PlayerSpec spec;
+  spec.text = std::string(text);
+  if (text.empty()) throw Error(context + ": empty player (" + std::string(kExpected) + ")");
+  std::set<std::string, std::less<>> seen;
+  std::size_t start = 0;
+  if (text.rfind("hub:", 0) == 0) {
+    start = std::min(text.find(','), text.size());
+    spec.hub_command = std::string(text.substr(4, start - 4));
+    if (spec.hub_command.find_first_not_of(' ') == std::string::npos)
+      throw Error(context + ": expected hub:PROGRAM [ARGUMENTS],depth=N or ,movetime=MS");
+    if (start == text.size()) throw Error(context + ": no search limit: add ,depth=N or ,movetime=MS");
+    ++start;
+  }
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view field = text.substr(start, comma - start);
+    start = comma + 1;
+    const std::size_t equals = field.find('=');
+    const std::string_view key = field.substr(0, equals);
+    if (field.empty()) throw Error(context + ": empty field (" + std::string(kExpected) + ")");
+    if (equals == std::string_view::npos) {
+      if (field != "default")
+        throw Error(context + ": field '" + std::string(field) + "' is not key=value (" + std::string(kExpected) + ")");
+    }
+    const std::string_view value =
+        equals == std::string_view::npos ? std::string_view("default") : field.substr(equals + 1);
+    const std::string_view name = equals == std::string_view::npos ? std::string_view("weights") : key;
+    if (!seen.insert(std::string(name)).second) throw Error(context + ": '" + std::string(name) + "' given twice");
+    const std::string where = context + ", " + std::string(name);
+    if (name == "weights") {
+      if (value.empty()) throw Error(where + ": expected a weights file or 'default'");
+      spec.weights_file = value == "default" ? "" : std::string(value);
+    } else if (name == "depth") {
+      spec.limits.depth = static_cast<int>(whole_number(value, 1, kMaxDepth, where));
+    } else if (name == "nodes") {
+      spec.limits.nodes = whole_number(value, 1, UINT64_MAX, where);
+    } else if (name == "movetime") {
+      spec.limits.movetime_ms = static_cast<std::int64_t>(whole_number(value, 1, INT64_MAX, where));
+    } else {
+      throw Error(context + ": unknown field '" + std::string(name) + "' (known: weights, depth, nodes, movetime)");
+    }
+  }
+  if (!spec.hub_command.empty() && (spec.limits.nodes != 0 || seen.count("weights")))
+    throw Error(context + ": a Hub engine takes depth or movetime only (no nodes, its own weights)");
+  if (!spec.hub_command.empty() && spec.limits.depth != 0 && spec.limits.movetime_ms != 0)
+    throw Error(context + ": a Hub engine takes depth or movetime, not both");
+  if (spec.limits.depth == 0 && spec.limits.nodes == 0 && spec.limits.movetime_ms == 0)
+    throw Error(context + ": no search limit: give depth=N, nodes=N or movetime=MS");
+  return spec;
+}
+
+}  // namespace dama::eval

@@ -1,0 +1,70 @@
+// Reading and writing position datasets in HDF5 (layout: selfplay/dataset.hpp
+// and docs/dataset.md).
+//
+// Files are only ever written whole, under a temporary name that is renamed
+// into place after an fsync, so a crash leaves the previous file or the new
+// one, never half of one.  A job's data grows as "part" files, each holding a
+// run of whole games; a small master file joins them with HDF5 virtual
+// datasets, and readers see one dataset either way.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dataset.hpp"
+#include "variant.hpp"
+
+namespace dama {
+
+// The file attributes.
+struct DatasetMeta {
+  std::int64_t schema_version = kDatasetSchemaVersion;
+  std::string variant;          // e.g. "russian"
+  std::string rules;            // the rule switches, as `dama variants` prints them
+  std::string engine_version;
+  std::string git_commit;
+  std::string weights_hash;
+  std::string weights_source;
+  std::string config;           // the full effective config, TOML
+  std::int64_t seed = 0;
+  std::string created;          // ISO 8601 UTC
+};
+
+struct Dataset {
+  DatasetMeta meta;
+  std::vector<PositionRow> positions;
+  std::vector<GameRow> games;
+  std::vector<MoveRow> moves;
+};
+
+// Writes `games` (in order) as one plain file at `path`, atomically.
+void write_dataset_file(const std::string& path, const DatasetMeta& meta, const std::vector<GameRecord>& games);
+
+// One part of a joined dataset: a file and how many rows of each table it holds.
+struct PartCounts {
+  std::string path;  // as the master will refer to it (relative to the master's directory, or absolute)
+  std::uint64_t positions = 0, games = 0, moves = 0;
+};
+PartCounts count_rows(const std::string& path, const std::string& path_in_master);
+
+// Writes a master file at `path` that joins `parts` with virtual datasets, atomically.
+void write_master_file(const std::string& path, const DatasetMeta& meta, const std::vector<PartCounts>& parts);
+
+DatasetMeta read_meta(const std::string& path);
+
+// Everything in the file (virtual datasets followed to their parts).
+Dataset read_dataset(const std::string& path);
+
+// The positions only, refusing a file of another variant or schema version.
+std::vector<PositionRow> read_positions(const std::string& path, const Variant& variant);
+
+// Throws dama::Error naming `path` when `meta` is not a dataset of `variant`
+// at the schema version this program writes.
+void check_dataset(const DatasetMeta& meta, const std::string& path, const std::string& variant);
+
+// Regroups the rows of a dataset into games, in game order; positions and
+// moves are matched to their game by game_id.
+std::vector<GameRecord> games_of(const Dataset& data);
+
+}  // namespace dama

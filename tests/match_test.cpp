@@ -1,0 +1,661 @@
+// Matches (eval/): the statistics against hand-computed figures, the SPRT on
+// synthetic counts, player specs, and whole matches at tiny depths -- paired
+// colours, the same results for any concurrency, resuming after an
+// interruption (or a crash) without playing a game twice, and the command
+// line refusing bad input.
+//
+// Reference figures come from Fishtest's formulas (stat_util.get_elo,
+// LLRcalc.LLR_logistic) evaluated independently in Python; the first case is
+// also worked by hand below.
+#include "match.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "error.hpp"
+#include "run_dama.hpp"
+#include "sprt.hpp"
+#include "statistics.hpp"
+#include "test_support.hpp"
+
+namespace dama::eval {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+Pentanomial counts(std::uint64_t ll, std::uint64_t ld, std::uint64_t dd, std::uint64_t dw, std::uint64_t ww) {
+  Pentanomial p;
+  p.pairs = {ll, ld, dd, dw, ww};
+  return p;
+}
+
+Pentanomial mirrored(const Pentanomial& p) {
+  return counts(p.pairs[4], p.pairs[3], p.pairs[2], p.pairs[1], p.pairs[0]);
+}
+
+// ---------------------------------------------------------------------------
+// Statistics
+
+TEST(MatchStatistics, PairScoresLandInTheirCells) {
+  Pentanomial p;
+  p.add_pair(0, 0);
+  p.add_pair(0.5, 0);
+  p.add_pair(1, 0);
+  p.add_pair(0.5, 0.5);
+  p.add_pair(1, 0.5);
+  p.add_pair(1, 1);
+  EXPECT_EQ(p.pairs, (std::array<std::uint64_t, 5>{1, 1, 2, 1, 1}));
+  EXPECT_EQ(p.total_pairs(), 6u);
+  EXPECT_THROW(p.add_pair(1, 1.5), std::logic_error);
+}
+
+// 26 pairs = 52 games, A's points 0*2 + 0.5*5 + 1*10 + 1.5*6 + 2*3 = 27.5:
+//   mu  = 27.5 / 52                                  = 0.528846
+//   var = sum n_i (s_i - 2 mu)^2 / 52, 2 mu = 1.057692
+//       = (2*1.118713 + 5*0.311021 + 10*0.003328 + 6*0.195636 + 3*0.887944) / 52
+//       = 7.663462 / 52                              = 0.147374
+//   se  = sqrt(var / 52)                             = 0.053236
+//   Elo = -400 log10(1/mu - 1) = -400 log10(0.890909) = 20.07
+//   95%: (Elo(mu + 1.96 se) - Elo(mu - 1.96 se)) / 2 = (96.91 - (-50.79)) / 2 = 73.85
+//   LOS = Phi(0.028846 / 0.053236) = Phi(0.5418)     = 0.7060
+TEST(MatchStatistics, EloFromPentanomialByHand) {
+  const EloEstimate e = estimate_elo(counts(2, 5, 10, 6, 3));
+  EXPECT_NEAR(e.score, 0.5288461538, 1e-9);
+  EXPECT_NEAR(e.variance, 0.1473742604, 1e-9);
+  EXPECT_NEAR(e.elo, 20.0666437863, 1e-7);
+  EXPECT_NEAR(e.elo_error95, 73.8495992486, 1e-6);
+  EXPECT_NEAR(e.los, 0.7060389451, 1e-8);
+}
+
+TEST(MatchStatistics, SymmetricCountsAreEven) {
+  const EloEstimate e = estimate_elo(counts(3, 7, 20, 7, 3));
+  EXPECT_NEAR(e.score, 0.5, 1e-12);
+  EXPECT_NEAR(e.elo, 0, 1e-9);
+  EXPECT_NEAR(e.los, 0.5, 1e-12);
+  const EloEstimate m = estimate_elo(mirrored(counts(2, 5, 10, 6, 3)));
+  EXPECT_NEAR(m.elo, -20.0666437863, 1e-7);
+  EXPECT_NEAR(m.los, 1 - 0.7060389451, 1e-8);
+}
+
+// Nearly all draws: the variance is tiny but the empty cells' 1e-3 prior
+// keeps it positive, so nothing is NaN or infinite.
+TEST(MatchStatistics, DrawsAndDegenerateCountsStayFinite) {
+  const EloEstimate draws = estimate_elo(counts(0, 0, 24, 0, 0));
+  EXPECT_NEAR(draws.elo, 0, 1e-9);
+  EXPECT_NEAR(draws.variance, 0.0000520747, 1e-9);
+  EXPECT_NEAR(draws.elo_error95, 1.4184407138, 1e-6);
+  EXPECT_NEAR(draws.los, 0.5, 1e-9);
+
+  const EloEstimate mostly = estimate_elo(counts(0, 3, 40, 3, 0));
+  EXPECT_NEAR(mostly.elo_error95, 18.1583263412, 1e-6);
+
+  const EloEstimate none = estimate_elo(Pentanomial{});
+  EXPECT_TRUE(std::isfinite(none.elo) && std::isfinite(none.elo_error95) && std::isfinite(none.los));
+  EXPECT_NEAR(none.elo, 0, 1e-9);
+
+  const EloEstimate lost = estimate_elo(counts(30, 0, 0, 0, 0));
+  EXPECT_NEAR(lost.elo, -1199.8261952904, 1e-6);  // the score clamped at 0.001
+  EXPECT_TRUE(std::isfinite(lost.elo_error95));
+  EXPECT_LT(lost.los, 1e-9);
+}
+
+TEST(MatchStatistics, NormalDistribution) {
+  EXPECT_NEAR(normal_quantile(0.975), 1.959963984540054, 1e-12);
+  EXPECT_NEAR(normal_cdf(1.959963984540054), 0.975, 1e-12);
+  EXPECT_NEAR(normal_cdf(0), 0.5, 1e-15);
+  EXPECT_NEAR(score_of_elo(0), 0.5, 1e-15);
+  EXPECT_NEAR(elo_of_score(score_of_elo(123.4)), 123.4, 1e-9);
+}
+
+TEST(MatchStatistics, WinLossDraw) {
+  const WinLossDraw w{5, 3, 12};
+  EXPECT_EQ(w.games(), 20u);
+  EXPECT_DOUBLE_EQ(w.points(), 11.0);
+}
+
+// ---------------------------------------------------------------------------
+// SPRT
+
+TEST(MatchSprt, WaldBounds) {
+  const SprtBounds b = sprt_bounds({0, 10, 0.05, 0.05});
+  EXPECT_NEAR(b.lower, -2.9444389792, 1e-9);
+  EXPECT_NEAR(b.upper, 2.9444389792, 1e-9);
+  const SprtBounds skew = sprt_bounds({0, 10, 0.1, 0.2});
+  EXPECT_NEAR(skew.lower, std::log(0.2 / 0.9), 1e-12);
+  EXPECT_NEAR(skew.upper, std::log(0.8 / 0.1), 1e-12);
+}
+
+TEST(MatchSprt, LogLikelihoodRatioMatchesReference) {
+  EXPECT_NEAR(sprt_llr(counts(2, 5, 10, 6, 3), 0, 10), 0.1091023769, 1e-7);
+  EXPECT_NEAR(sprt_llr(counts(2, 5, 10, 6, 3), -5, 5), 0.1448564900, 1e-7);
+  EXPECT_NEAR(sprt_llr(counts(10, 50, 300, 120, 20), 0, 10), 7.2563254171, 1e-6);
+  EXPECT_NEAR(sprt_llr(counts(20, 120, 300, 50, 10), 0, 10), -9.3164462217, 1e-6);
+  EXPECT_NEAR(sprt_llr(counts(1, 2, 4, 10, 15), 0, 10), 0.8096632984, 1e-6);
+  EXPECT_NEAR(sprt_llr(counts(0, 0, 24, 0, 0), 0, 10), -0.6936708175, 1e-6);
+  EXPECT_NEAR(sprt_llr(counts(30, 0, 0, 0, 0), 0, 10), -0.8759532314, 1e-6);
+  EXPECT_NEAR(sprt_llr(Pentanomial{}, 0, 10), 0, 1e-4);
+}
+
+// Van den Bergh's Brownian approximation, N (s1 - s0)(2 s - s0 - s1) / (2 var),
+// is close to the exact ratio when the data are well spread.
+TEST(MatchSprt, CloseToTheBrownianApproximation) {
+  const Pentanomial p = counts(2, 5, 10, 6, 3);
+  const double n = 26, s = 27.5 / 52, var = 0.1473742604 / 2;  // per-pair-average variance
+  const double s0 = score_of_elo(0), s1 = score_of_elo(10);
+  const double approximate = n * (s1 - s0) * (2 * s - s0 - s1) / (2 * var);
+  EXPECT_NEAR(sprt_llr(p, 0, 10), approximate, 0.01 * std::abs(approximate));
+}
+
+TEST(MatchSprt, AntisymmetricUnderSwappingPlayers) {
+  for (const Pentanomial& p : {counts(2, 5, 10, 6, 3), counts(1, 2, 4, 10, 15), counts(0, 3, 40, 3, 0)})
+    EXPECT_NEAR(sprt_llr(p, -5, 5), -sprt_llr(mirrored(p), -5, 5), 1e-9);
+}
+
+TEST(MatchSprt, DecidesOnSyntheticCounts) {
+  const SprtBounds b = sprt_bounds({0, 10, 0.05, 0.05});
+  EXPECT_EQ(sprt_decision(sprt_llr(counts(10, 50, 300, 120, 20), 0, 10), b), SprtDecision::AcceptH1);
+  EXPECT_EQ(sprt_decision(sprt_llr(counts(20, 120, 300, 50, 10), 0, 10), b), SprtDecision::AcceptH0);
+  EXPECT_EQ(sprt_decision(sprt_llr(counts(2, 5, 10, 6, 3), 0, 10), b), SprtDecision::Continue);
+  EXPECT_EQ(sprt_decision(2.9444389792, b), SprtDecision::AcceptH1);
+  EXPECT_EQ(sprt_decision(-2.9444389792, b), SprtDecision::AcceptH0);
+}
+
+// Simulated matches between players of known strength: the test reaches the
+// right verdict (games independent, half of them draws).
+TEST(MatchSprt, SequentialTestFindsTheTruth) {
+  auto run = [](double true_elo, std::uint64_t seed) {
+    test::Random random(seed);
+    const double s = score_of_elo(true_elo);
+    auto game = [&] {
+      const double u = static_cast<double>(random.next() >> 11) / 9007199254740992.0;
+      return u < s - 0.25 ? 1.0 : u < 0.5 + (s - 0.25) ? 0.5 : 0.0;
+    };
+    const SprtBounds b = sprt_bounds({0, 10, 0.05, 0.05});
+    Pentanomial p;
+    for (int pair = 0; pair < 100000; ++pair) {
+      p.add_pair(game(), game());
+      if (pair % 16 == 0)
+        if (const auto d = sprt_decision(sprt_llr(p, 0, 10), b); d != SprtDecision::Continue) return d;
+    }
+    return SprtDecision::Continue;
+  };
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    EXPECT_EQ(run(30, seed), SprtDecision::AcceptH1) << seed;
+    EXPECT_EQ(run(-20, seed), SprtDecision::AcceptH0) << seed;
+  }
+}
+
+TEST(MatchSprt, RefusesBadSettings) {
+  EXPECT_THROW(check_sprt_settings({10, 0, 0.05, 0.05}), Error);
+  EXPECT_THROW(check_sprt_settings({0, 10, 0, 0.05}), Error);
+  EXPECT_THROW(check_sprt_settings({0, 10, 0.05, 1}), Error);
+  EXPECT_THROW(check_sprt_settings({0, 10, 0.6, 0.5}), Error);
+  EXPECT_NO_THROW(check_sprt_settings({0, 10, 0.05, 0.05}));
+}
+
+// ---------------------------------------------------------------------------
+// Player specs
+
+TEST(MatchPlayerSpec, ReadsTheFields) {
+  const PlayerSpec a = parse_player_spec("depth=4", "--a");
+  EXPECT_EQ(a.limits.depth, 4);
+  EXPECT_TRUE(a.weights_file.empty());
+  const PlayerSpec b = parse_player_spec("weights=configs/weights/russian.json,depth=4", "--b");
+  EXPECT_EQ(b.weights_file, "configs/weights/russian.json");
+  EXPECT_EQ(b.limits.depth, 4);
+  const PlayerSpec c = parse_player_spec("weights=default,nodes=20000,movetime=50", "--a");
+  EXPECT_TRUE(c.weights_file.empty());
+  EXPECT_EQ(c.limits.nodes, 20000u);
+  EXPECT_EQ(c.limits.movetime_ms, 50);
+  EXPECT_TRUE(parse_player_spec("default,movetime=100", "--a").weights_file.empty());
+}
+
+TEST(MatchPlayerSpec, RefusesMalformedSpecs) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"", "empty player"},
+      {"depth=0", "from 1 to 64"},
+      {"depth=65", "from 1 to 64"},
+      {"depth=x", "whole number"},
+      {"depth=4x", "whole number"},
+      {"nodes=-5", "whole number"},
+      {"depth=4,depth=5", "given twice"},
+      {"depth=4,", "empty field"},
+      {"speed=3", "unknown field 'speed'"},
+      {"weights=foo.json", "no search limit"},
+      {"depth", "not key=value"},
+      {"weights=,depth=3", "weights file"},
+  };
+  for (const auto& [spec, message] : cases) {
+    try {
+      parse_player_spec(spec, "--b");
+      ADD_FAILURE() << "accepted '" << spec << "'";
+    } catch (const Error& e) {
+      EXPECT_THAT(e.what(), StartsWith(std::string("--b '") + spec + "'"));
+      EXPECT_THAT(e.what(), HasSubstr(message)) << spec;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Whole matches
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The journal's game records: what was played, not where it was written.
+std::vector<std::string> game_lines(const std::string& journal) {
+  std::vector<std::string> out;
+  for (const auto& line : lines_of(slurp(journal)))
+    if (line.rfind("game ", 0) == 0) out.push_back(line);
+  return out;
+}
+
+// The PDN games without their Date tags (the only thing the clock decides).
+std::vector<std::string> pdn_games(const std::string& pdn) {
+  std::vector<std::string> games;
+  for (const auto& line : lines_of(slurp(pdn))) {
+    if (line.rfind("[Event ", 0) == 0) games.emplace_back();
+    if (line.rfind("[Date ", 0) == 0) continue;
+    if (games.empty())
+      ADD_FAILURE() << "text before the first game: " << line;
+    else
+      games.back() += line + "\n";
+  }
+  return games;
+}
+
+std::string tag_of(const std::string& game, const std::string& name) {
+  const std::string prefix = "[" + name + " \"";
+  const auto at = game.find(prefix);
+  if (at == std::string::npos) return "(absent)";
+  const auto start = at + prefix.size();
+  return game.substr(start, game.find("\"]", start) - start);
+}
+
+std::vector<std::string> movetext_words(const std::string& game) {
+  const auto blank = game.find("\n\n");
+  return test::split_words(game.substr(blank + 2));
+}
+
+class MatchRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = ::testing::TempDir() + "dama_match_XXXXXX";
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern + "/";
+  }
+  void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
+
+  // A few quick games: depth 1 against depth 2 from random 4-ply openings.
+  MatchSettings tiny(const std::string& name, std::uint64_t games = 12) const {
+    MatchSettings s;
+    s.variant = "russian";
+    s.a = parse_player_spec("depth=1", "--a");
+    s.b = parse_player_spec("depth=2", "--b");
+    s.games = games;
+    s.seed = 7;
+    s.openings.random_plies = 4;
+    s.tt_megabytes = 1;
+    s.pdn_out = dir_ + name + ".pdn";
+    s.journal = s.pdn_out + ".journal";
+    return s;
+  }
+
+  std::string dir_;
+};
+
+TEST_F(MatchRun, ColoursAlternateWithinEachPair) {
+  const MatchSettings s = tiny("colours", 8);
+  const MatchOutcome r = run_match(s);
+  EXPECT_EQ(r.stop, StopReason::Completed);
+  EXPECT_EQ(r.totals.games, 8u);
+  EXPECT_EQ(r.totals.pairs.total_pairs(), 4u);
+  const auto games = pdn_games(s.pdn_out);
+  ASSERT_EQ(games.size(), 8u);
+  for (std::size_t g = 0; g < games.size(); ++g) {
+    EXPECT_EQ(tag_of(games[g], "Round"), std::to_string(g + 1));
+    // russian: White moves first, so A is White in games 1, 3, 5, ... (index 0, 2, 4, ...).
+    EXPECT_EQ(tag_of(games[g], "White"), g % 2 == 0 ? "A depth=1" : "B depth=2") << games[g];
+    EXPECT_EQ(tag_of(games[g], "Black"), g % 2 == 0 ? "B depth=2" : "A depth=1") << games[g];
+    EXPECT_EQ(tag_of(games[g], "GameType"), "25");
+  }
+  for (std::size_t pair = 0; pair < 4; ++pair) {
+    // The same opening in both games: the first 4 plies (6 words with the move numbers).
+    const auto first = movetext_words(games[2 * pair]), second = movetext_words(games[2 * pair + 1]);
+    ASSERT_GE(first.size(), 6u);
+    ASSERT_GE(second.size(), 6u);
+    EXPECT_EQ(std::vector<std::string>(first.begin(), first.begin() + 6),
+              std::vector<std::string>(second.begin(), second.begin() + 6));
+  }
+  // Different pairs, different openings (4 random plies: a repeat is possible but not for this seed).
+  EXPECT_NE(movetext_words(games[0]), movetext_words(games[2]));
+  // The totals are those of the games written.
+  const auto records = game_lines(s.journal);
+  ASSERT_EQ(records.size(), 8u);
+  std::uint64_t a_wins = 0;
+  for (std::size_t g = 0; g < games.size(); ++g) {
+    const std::string result = tag_of(games[g], "Result");
+    EXPECT_THAT(records[g], StartsWith("game " + std::to_string(g) + " " + result + " "));
+    a_wins += (g % 2 == 0 && result == "1-0") || (g % 2 == 1 && result == "0-1");
+  }
+  EXPECT_EQ(r.totals.a.wins, a_wins);
+}
+
+TEST_F(MatchRun, AmericanGivesTheFirstMoveToBlack) {
+  MatchSettings s = tiny("american", 2);
+  s.variant = "american";
+  run_match(s);
+  const auto games = pdn_games(s.pdn_out);
+  ASSERT_EQ(games.size(), 2u);
+  EXPECT_EQ(tag_of(games[0], "Black"), "A depth=1");
+  EXPECT_EQ(tag_of(games[1], "Black"), "B depth=2");
+  EXPECT_EQ(tag_of(games[0], "GameType"), "21");
+}
+
+TEST_F(MatchRun, ConcurrencyDoesNotChangeTheResults) {
+  MatchSettings one = tiny("one", 16), two = tiny("two", 16);
+  two.concurrency = 2;
+  const MatchOutcome r1 = run_match(one), r2 = run_match(two);
+  EXPECT_EQ(game_lines(one.journal).size(), 16u);
+  EXPECT_EQ(game_lines(one.journal), game_lines(two.journal));
+  EXPECT_EQ(pdn_games(one.pdn_out), pdn_games(two.pdn_out));
+  EXPECT_EQ(r1.totals.pairs.pairs, r2.totals.pairs.pairs);
+  EXPECT_EQ(r1.totals.a.wins, r2.totals.a.wins);
+  EXPECT_EQ(r1.totals.a.draws, r2.totals.a.draws);
+}
+
+// Stops taking games once `after` games are committed, as Ctrl-C does.
+MatchControl stop_after(std::atomic<bool>& flag, std::uint64_t after) {
+  MatchControl c;
+  c.stop_new_games = &flag;
+  c.on_game = [&flag, after](const MatchTotals& t, const GameRecord&) {
+    if (t.games >= after) flag = true;
+  };
+  return c;
+}
+
+TEST_F(MatchRun, ResumingGivesTheUninterruptedTotals) {
+  const MatchSettings whole = tiny("whole", 16);
+  const MatchOutcome reference = run_match(whole);
+
+  MatchSettings parts = tiny("parts", 16);
+  parts.concurrency = 2;
+  std::atomic<bool> stop{false};
+  const MatchOutcome first = run_match(parts, stop_after(stop, 5));
+  EXPECT_EQ(first.stop, StopReason::Interrupted);
+  EXPECT_GE(first.totals.games, 5u);
+  EXPECT_LT(first.totals.games, 16u);
+  EXPECT_EQ(game_lines(parts.journal).size(), first.totals.games);
+
+  parts.resume = true;
+  parts.concurrency = 1;
+  std::vector<std::string> notes;
+  MatchControl control;
+  control.on_note = [&](const std::string& n) { notes.push_back(n); };
+  const MatchOutcome second = run_match(parts, control);
+  EXPECT_EQ(second.stop, StopReason::Completed);
+  EXPECT_EQ(second.games_from_journal, first.totals.games);
+  EXPECT_EQ(second.games_played, 16u - first.totals.games);
+  ASSERT_FALSE(notes.empty());
+  EXPECT_THAT(notes.front(), HasSubstr("resuming"));
+
+  EXPECT_EQ(second.totals.pairs.pairs, reference.totals.pairs.pairs);
+  EXPECT_EQ(second.totals.a.wins, reference.totals.a.wins);
+  EXPECT_EQ(second.totals.a.losses, reference.totals.a.losses);
+  EXPECT_EQ(game_lines(parts.journal), game_lines(whole.journal));
+  const auto games = pdn_games(parts.pdn_out);
+  EXPECT_EQ(games, pdn_games(whole.pdn_out));
+  std::set<std::string> rounds;
+  for (const auto& g : games) EXPECT_TRUE(rounds.insert(tag_of(g, "Round")).second) << "game twice: " << g;
+  EXPECT_EQ(rounds.size(), 16u);
+
+  // Resuming a finished match plays nothing and reports the same.
+  const MatchOutcome again = run_match(parts);
+  EXPECT_EQ(again.games_played, 0u);
+  EXPECT_EQ(again.totals.pairs.pairs, reference.totals.pairs.pairs);
+}
+
+// A crash between the PDN write and the journal write, and a journal line
+// torn in half: resuming cuts both off and plays that game again.
+TEST_F(MatchRun, ResumingRepairsWhatACrashLeft) {
+  const MatchSettings whole = tiny("whole", 8);
+  run_match(whole);
+
+  MatchSettings parts = tiny("parts", 8);
+  std::atomic<bool> stop{false};
+  run_match(parts, stop_after(stop, 3));
+  const auto committed = game_lines(parts.journal).size();
+  {
+    std::ofstream(parts.pdn_out, std::ios::app) << "[Event \"dama match\"]\n[Round \"99\"]\n\n1. 22-18";
+    std::ofstream(parts.journal, std::ios::app) << "game " << committed << " 1-0 4";
+  }
+  parts.resume = true;
+  std::vector<std::string> notes;
+  MatchControl control;
+  control.on_note = [&](const std::string& n) { notes.push_back(n); };
+  run_match(parts, control);
+  EXPECT_THAT(notes, ::testing::Contains(HasSubstr("cut off")));
+  EXPECT_EQ(game_lines(parts.journal), game_lines(whole.journal));
+  EXPECT_EQ(pdn_games(parts.pdn_out), pdn_games(whole.pdn_out));
+}
+
+TEST_F(MatchRun, RefusesAJournalOfAnotherMatch) {
+  MatchSettings s = tiny("other", 4);
+  std::atomic<bool> stop{false};
+  run_match(s, stop_after(stop, 2));
+
+  MatchSettings again = s;  // no --resume: the journal is not silently reused
+  try {
+    run_match(again);
+    ADD_FAILURE() << "an existing journal was overwritten";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("--resume"));
+  }
+  again.resume = true;
+  again.seed = 8;
+  try {
+    run_match(again);
+    ADD_FAILURE() << "a journal of another seed was continued";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("seed was '7', now '8'"));
+  }
+  again.seed = 7;
+  again.b = parse_player_spec("depth=3", "--b");
+  EXPECT_THROW(run_match(again), Error);
+  again.b = s.b;
+  again.games = 2;  // fewer games than the journal holds
+  EXPECT_THROW(run_match(again), Error);
+}
+
+TEST_F(MatchRun, SprtStopsAtTheSamePairForAnyConcurrency) {
+  MatchSettings one = tiny("sprt1", 200), two = tiny("sprt2", 200);
+  // Wide bounds (alpha = beta = 0.3: LLR beyond -+0.85) so a few pairs decide.
+  one.sprt = two.sprt = SprtSettings{-50, 50, 0.3, 0.3};
+  two.concurrency = 2;
+  const MatchOutcome r1 = run_match(one), r2 = run_match(two);
+  EXPECT_NE(r1.stop, StopReason::Completed);
+  EXPECT_NE(r1.stop, StopReason::Interrupted);
+  EXPECT_EQ(r1.stop, r2.stop);
+  EXPECT_LT(r1.totals.games, 200u);
+  EXPECT_EQ(r1.totals.games % 2, 0u);
+  EXPECT_EQ(r1.totals.games, r2.totals.games);
+  EXPECT_EQ(game_lines(one.journal), game_lines(two.journal));
+  ASSERT_TRUE(r1.totals.llr);
+  const SprtBounds b = sprt_bounds(*one.sprt);
+  EXPECT_TRUE(*r1.totals.llr >= b.upper || *r1.totals.llr <= b.lower) << *r1.totals.llr;
+}
+
+TEST_F(MatchRun, PlaysTheOpeningsOfAFileInTurn) {
+  const std::string file = dir_ + "openings.txt";
+  std::ofstream(file) << "# two openings\nW:W21-32:B1-12\n\n[FEN \"B:W18,21,23-32:B1-12\"]\n";
+  MatchSettings s = tiny("file", 6);
+  s.openings.file = file;
+  run_match(s);
+  const auto games = pdn_games(s.pdn_out);
+  ASSERT_EQ(games.size(), 6u);
+  // The first opening is the start (no FEN tag); the second is written out; then the first again.
+  const std::string second = "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
+  const std::vector<std::string> expected = {"(absent)", "(absent)", second, second, "(absent)", "(absent)"};
+  for (std::size_t g = 0; g < games.size(); ++g) EXPECT_EQ(tag_of(games[g], "FEN"), expected[g]) << g;
+  EXPECT_EQ(movetext_words(games[2]).front(), "1...");
+}
+
+TEST_F(MatchRun, RefusesBadOpeningsFiles) {
+  MatchSettings s = tiny("bad", 2);
+  s.openings.file = dir_ + "bad.txt";
+  std::ofstream(s.openings.file) << "W:W21-32:B1-12\nW:W21-32:B1-99\n";
+  EXPECT_THROW(
+      {
+        try {
+          run_match(s);
+        } catch (const Error& e) {
+          EXPECT_THAT(e.what(), StartsWith(s.openings.file + ":2: "));
+          throw;
+        }
+      },
+      Error);
+  std::ofstream(s.openings.file) << "# nothing\n\n";
+  EXPECT_THROW(run_match(s), Error);
+  std::ofstream(s.openings.file) << "W:W29:B22,25\n";  // White cannot move: over before it starts
+  try {
+    run_match(s);
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr(":1: the game is already over"));
+  }
+  s.openings.file = dir_ + "missing.txt";
+  EXPECT_THROW(run_match(s), Error);
+}
+
+// dama's own Hub engine at depth 1 plays exactly the games the built-in
+// player at depth 1 plays: same search, same weights, same table size.
+TEST_F(MatchRun, HubEnginePlaysLikeTheBuiltInPlayer) {
+  const MatchSettings inside = tiny("inside", 4);
+  MatchSettings outside = tiny("outside", 4);
+  outside.a = parse_player_spec(std::string("hub:") + DAMA_BINARY + " hub,depth=1", "--a");
+  outside.concurrency = 2;
+  run_match(inside);
+  run_match(outside);
+  const auto inside_games = pdn_games(inside.pdn_out), outside_games = pdn_games(outside.pdn_out);
+  ASSERT_EQ(outside_games.size(), 4u);
+  ASSERT_EQ(inside_games.size(), 4u);
+  for (std::size_t g = 0; g < 4; ++g) {
+    EXPECT_EQ(movetext_words(outside_games[g]), movetext_words(inside_games[g])) << g;
+    EXPECT_THAT(outside_games[g], HasSubstr("A hub:"));
+  }
+
+  MatchSettings missing = tiny("missing", 2);
+  missing.b = parse_player_spec("hub:/no/such/engine hub,depth=2", "--b");
+  try {
+    run_match(missing);
+    ADD_FAILURE() << "a missing engine was accepted";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("hub engine '/no/such/engine hub'"));
+  }
+  EXPECT_THROW(parse_player_spec("hub:/bin/true", "--a"), Error);          // no limit
+  EXPECT_THROW(parse_player_spec("hub:/bin/true,nodes=5", "--a"), Error);  // no node limit in the protocol
+  EXPECT_THROW(parse_player_spec("hub:,depth=2", "--a"), Error);           // no program
+  EXPECT_EQ(parse_player_spec("hub:/bin/scan hub,movetime=50", "--a").hub_command, "/bin/scan hub");
+}
+
+TEST_F(MatchRun, RefusesOddGameCounts) { EXPECT_THROW(run_match(tiny("odd", 7)), Error); }
+
+// ---------------------------------------------------------------------------
+// The command line
+
+std::vector<std::string> table_lines(const std::string& out, std::initializer_list<const char*> names) {
+  std::vector<std::string> lines;
+  for (const auto& line : lines_of(out))
+    for (const char* name : names)
+      if (line.rfind(name, 0) == 0) lines.push_back(line);
+  return lines;
+}
+
+TEST_F(MatchRun, CommandLinePrintsTheTable) {
+  const auto r = test::run_dama_process({"match", "--variant", "russian", "--a", "depth=1", "--b", "depth=2", "--games",
+                                         "6", "--random-plies", "4", "--sprt", "0,10,0.05,0.05", "--tt-mb", "1",
+                                         "--pgn-out", dir_ + "cli.pdn", "--concurrency", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_THAT(r.out, HasSubstr("games        6 of 6 (3 pairs)"));
+  for (const char* row :
+       {"A W/L/D ", "pentanomial ", "Elo A-B ", "LOS ", "SPRT         LLR ", "stop         all games played"})
+    EXPECT_THAT(r.out, HasSubstr(row)) << r;
+  EXPECT_EQ(pdn_games(dir_ + "cli.pdn").size(), 6u);
+  EXPECT_EQ(game_lines(dir_ + "cli.pdn.journal").size(), 6u);
+}
+
+TEST_F(MatchRun, CommandLineRefusesBadInput) {
+  const std::string openings = dir_ + "openings.txt";
+  std::ofstream(openings) << "W:W21-32:B1-12\nnot a fen\n";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--a", "depth=x", "--b", "depth=2"}, "--a 'depth=x', depth: expected a whole number"},
+      {{"--a", "depth=2", "--b", "nodes=1,speed=2"}, "--b 'nodes=1,speed=2': unknown field 'speed'"},
+      {{"--a", "weights=/no/such.json,depth=2", "--b", "depth=2"}, "--a 'weights=/no/such.json,depth=2': "},
+      {{"--a", "depth=2", "--b", "depth=2", "--games", "5"}, "--games: expected a positive even number"},
+      {{"--a", "depth=2", "--b", "depth=2", "--openings", openings}, openings + ":2: "},
+      {{"--a", "depth=2", "--b", "depth=2", "--sprt", "0,10,0.05"}, "--sprt: expected elo0,elo1,alpha,beta"},
+      {{"--a", "depth=2", "--b", "depth=2", "--sprt", "10,0,0.05,0.05"}, "--sprt: elo0"},
+      {{"--a", "depth=2", "--b", "depth=2", "--resume"}, "--resume needs the journal"},
+  };
+  for (const auto& [args, message] : cases) {
+    std::vector<std::string> argv = {"match"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const auto r = test::run_dama_process(argv);
+    EXPECT_EQ(r.exit_code, 2) << r;
+    EXPECT_THAT(r.err, StartsWith("dama: error: " + message)) << r;
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << r;
+    EXPECT_TRUE(r.out.empty()) << r;
+  }
+}
+
+// Ctrl-C in the middle, then the printed command: the same table as one
+// uninterrupted run, and no game twice in the PDN file.
+TEST_F(MatchRun, CommandLineInterruptAndResume) {
+  const std::vector<std::string> common = {"match",          "--a", "depth=3", "--b", "depth=4",       "--games", "24",
+                                           "--random-plies", "4",   "--tt-mb", "1",   "--concurrency", "2"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> argv = common;
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return argv;
+  };
+  const auto whole = test::run_dama_process(with({"--pgn-out", dir_ + "whole.pdn"}));
+  ASSERT_EQ(whole.exit_code, 0) << whole;
+
+  const std::string journal = dir_ + "parts.pdn.journal";
+  const auto first = test::run_dama_process(with({"--pgn-out", dir_ + "parts.pdn"}), std::chrono::seconds(60),
+                                            [&] { return game_lines(journal).size() >= 4; });
+  ASSERT_TRUE(first.interrupted) << first;
+  ASSERT_EQ(first.exit_code, 130) << "finished before the interruption? " << first;
+  EXPECT_THAT(first.err, HasSubstr("continue with:"));
+  EXPECT_THAT(first.err, HasSubstr("--resume"));
+  EXPECT_THAT(first.out, HasSubstr("stop         interrupted"));
+
+  const auto second = test::run_dama_process(with({"--pgn-out", dir_ + "parts.pdn", "--resume"}));
+  ASSERT_EQ(second.exit_code, 0) << second;
+  EXPECT_THAT(second.err, HasSubstr("resuming from"));
+  const std::initializer_list<const char*> rows = {"A W/L/D", "pentanomial", "Elo A-B", "LOS", "stop"};
+  EXPECT_EQ(table_lines(second.out, rows), table_lines(whole.out, rows)) << whole << "\n" << second;
+  EXPECT_EQ(pdn_games(dir_ + "parts.pdn"), pdn_games(dir_ + "whole.pdn"));
+}
+
+}  // namespace
+}  // namespace dama::eval

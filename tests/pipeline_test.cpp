@@ -1,0 +1,176 @@
+// The overnight pipeline: the order of its steps, promotion, resumption
+// after a failed step, and a real short run through the program.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "error.hpp"
+#include "pipeline.hpp"
+#include "run_dama.hpp"
+#include "variant.hpp"
+#include "weights.hpp"
+
+namespace dama {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+class PipelineTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("dama-pipeline-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    config_.run_dir = dir_.string();
+    config_.generations = 2;
+    config_.selfplay_config = "none";  // the fake runner ignores it
+    validate(config_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // A stand-in for the dama subcommands: records each call, writes what the
+  // next step reads, and reports the Elo given for the generation's match.
+  StepRunner fake(std::map<std::string, double> elo_by_match_log, std::string fail_on = "") {
+    return [this, elo_by_match_log, fail_on](const std::vector<std::string>& args, const std::string& log) {
+      calls_.push_back(args.front() + " " + fs::path(log).parent_path().filename().string());
+      if (calls_.back() == fail_on) return 1;
+      const auto value_of = [&](const std::string& flag) {
+        for (std::size_t i = 0; i + 1 < args.size(); ++i)
+          if (args[i] == flag) return args[i + 1];
+        return std::string();
+      };
+      if (args.front() == "tune") {
+        const Variant& v = find_variant("russian");
+        Weights w = default_weights(v);
+        w.values[0] += 1.0f;  // a recognisably different file
+        save_weights(value_of("--out"), w, v);
+      }
+      if (args.front() == "match") {
+        const double elo = elo_by_match_log.at(fs::path(log).parent_path().filename().string());
+        std::ofstream(log) << "match        russian\ngames        100 of 100 (50 pairs)\nElo A-B      " << std::showpos
+                           << elo << std::noshowpos << " ± 10.0 (95%)\nLOS          97.0%\n";
+      }
+      return 0;
+    };
+  }
+
+  fs::path dir_;
+  PipelineConfig config_;
+  std::vector<std::string> calls_;
+};
+
+TEST(PipelineMatchTable, ReadsEloIntervalLosAndSprt) {
+  const auto s = parse_match_table(
+      "games        400 of 400 (200 pairs)\nElo A-B      -12.5 ± 7.25 (95%)\nLOS          3.1%\n"
+      "SPRT         LLR 2.99 in (-2.94, 2.94) for elo0 0, elo1 10 (alpha 0.05, beta 0.05): H1 accepted\n");
+  ASSERT_TRUE(s);
+  EXPECT_DOUBLE_EQ(s->elo, -12.5);
+  EXPECT_DOUBLE_EQ(s->elo_error95, 7.25);
+  EXPECT_NEAR(s->los, 0.031, 1e-12);
+  EXPECT_EQ(s->games, 400);
+  EXPECT_TRUE(s->sprt_accepted_h1);
+  EXPECT_FALSE(parse_match_table("no table here"));
+}
+
+TEST_F(PipelineTest, RunsTheStepsInOrderAndPromotesOnlyClearWins) {
+  PipelineHooks hooks;
+  hooks.run = fake({{"gen-001", 25.0}, {"gen-002", 5.0}});  // 25 +- 10: better; 5 +- 10: not shown
+  const PipelineOutcome out = run_pipeline(config_, hooks);
+  EXPECT_TRUE(out.finished);
+  EXPECT_EQ(calls_, (std::vector<std::string>{"selfplay gen-001", "tune gen-001", "match gen-001", "selfplay gen-002",
+                                              "tune gen-002", "match gen-002"}));
+  // best.json is generation 1's tuned weights, not generation 2's.
+  std::ifstream best(dir_ / "best.json"), gen1(dir_ / "gen-001" / "weights.json");
+  std::string a((std::istreambuf_iterator<char>(best)), {}), b((std::istreambuf_iterator<char>(gen1)), {});
+  EXPECT_EQ(a, b);
+  std::ifstream summary(out.summary);
+  std::string header, row1, row2;
+  std::getline(summary, header);
+  std::getline(summary, row1);
+  std::getline(summary, row2);
+  EXPECT_EQ(row1, "1,25,10,0.97,100,1,25");
+  EXPECT_EQ(row2, "2,5,10,0.97,100,0,25");
+}
+
+TEST_F(PipelineTest, AFailedStepStopsAndTheNextRunContinuesThere) {
+  PipelineHooks hooks;
+  hooks.run = fake({{"gen-001", -30.0}, {"gen-002", 40.0}}, "match gen-002");
+  try {
+    run_pipeline(config_, hooks);
+    FAIL() << "a failed step must stop the pipeline";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("match failed"));
+  }
+  calls_.clear();
+  hooks.run = fake({{"gen-001", -30.0}, {"gen-002", 40.0}});
+  EXPECT_TRUE(run_pipeline(config_, hooks).finished);
+  EXPECT_EQ(calls_, (std::vector<std::string>{"match gen-002"}));  // nothing done twice
+}
+
+TEST_F(PipelineTest, StopsWhenAskedAndRefusesAnotherVariantsRun) {
+  PipelineHooks hooks;
+  hooks.run = fake({{"gen-001", 0.0}, {"gen-002", 0.0}});
+  hooks.stop_requested = [this] { return calls_.size() >= 2; };
+  const PipelineOutcome out = run_pipeline(config_, hooks);
+  EXPECT_FALSE(out.finished);
+  EXPECT_EQ(out.reason, "interrupted");
+  EXPECT_EQ(calls_.size(), 2u);
+  PipelineConfig czech = config_;
+  czech.variant = "czech";
+  EXPECT_THROW(run_pipeline(czech, hooks), Error);
+}
+
+TEST(PipelineConfigFile, BadValuesAreRefused) {
+  PipelineConfig c;
+  c.match_games = 7;
+  EXPECT_THROW(validate(c), Error);
+  c.match_games = 8;
+  c.match_limit = "deep=3";
+  EXPECT_THROW(validate(c), Error);
+  c.match_limit = "depth=3";
+  c.promote = "vibes";
+  EXPECT_THROW(validate(c), Error);
+  for (const char* name : {"russian", "czech", "quick"}) {
+    PipelineConfig shipped = load_pipeline_config(std::string(DAMA_SOURCE_DIR) + "/configs/pipeline/" + name + ".toml");
+    EXPECT_NO_THROW(validate(shipped)) << name;
+  }
+}
+
+}  // namespace
+}  // namespace dama
+
+namespace dama {
+namespace {
+
+// The real program, end to end: one small generation of every step.
+TEST(PipelineCommand, ARealShortRunEndsWithASummary) {
+  const fs::path dir = fs::temp_directory_path() / ("dama-pipeline-cli-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string config = (dir / "p.toml").string();
+  std::ofstream(config) << "variant = \"czech\"\nrun_dir = \"" << (dir / "run").string()
+                        << "\"\ngenerations = 1\nthreads = 2\n[selfplay]\nconfig = \"" << DAMA_SOURCE_DIR
+                        << "/configs/selfplay/czech.toml\"\ngames = 16\n[match]\ngames = 8\nlimit = \"depth=1\"\n";
+  const auto run = test::run_dama_process({"pipeline", "--config", config}, std::chrono::seconds(240));
+  ASSERT_EQ(run.exit_code, 0) << run;
+  EXPECT_THAT(run.out, HasSubstr("summary: " + (dir / "run" / "summary.csv").string()));
+  std::ifstream summary(dir / "run" / "summary.csv");
+  std::string header, row;
+  std::getline(summary, header);
+  ASSERT_TRUE(std::getline(summary, row));
+  EXPECT_THAT(row, ::testing::StartsWith("1,"));
+  EXPECT_TRUE(fs::exists(dir / "run" / "gen-001" / "data.h5"));
+  EXPECT_TRUE(fs::exists(dir / "run" / "gen-001" / "weights.json"));
+  // Run again: everything is done, nothing is played twice.
+  const auto again = test::run_dama_process({"pipeline", "--config", config}, std::chrono::seconds(60));
+  ASSERT_EQ(again.exit_code, 0) << again;
+  EXPECT_THAT(again.out, ::testing::Not(HasSubstr("generation 1: selfplay")));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dama

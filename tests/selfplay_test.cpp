@@ -1,0 +1,381 @@
+// Self-play: config checking, the dataset round trip, determinism across
+// thread counts, and nothing lost when a job is killed and resumed.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "dataset_io.hpp"
+#include "run_dama.hpp"
+#include "selfplay.hpp"
+
+namespace dama {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+// A fresh directory per test, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    path_ = fs::temp_directory_path() /
+            ("dama-selfplay-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+// A small, fast job: depth 2, short games.
+SelfplayConfig small_job(const std::string& out, std::int64_t games) {
+  SelfplayConfig c;
+  c.variant = "russian";
+  c.games = games;
+  c.threads = 1;
+  c.seed = 7;
+  c.out = out;
+  c.search_depth = 2;
+  c.tt_mb = 1;
+  c.checkpoint_games = 3;
+  return c;
+}
+
+std::string write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path;
+}
+
+// ---------------------------------------------------------------------------
+// Config
+
+TEST(SelfplayConfig, TheShippedConfigsLoadAndValidate) {
+  for (const char* v : {"russian", "czech", "brazilian", "spanish", "italian", "american", "international"}) {
+    SelfplayConfig c = load_selfplay_config(std::string(DAMA_SOURCE_DIR) + "/configs/selfplay/" + v + ".toml");
+    validate(c);
+    EXPECT_EQ(c.variant, v);
+  }
+}
+
+TEST(SelfplayConfig, RoundTripsThroughToml) {
+  SelfplayConfig c = small_job("x.h5", 12);
+  c.record_quiet_only = true;
+  c.opening_file = "a \"quoted\" name";
+  const SelfplayConfig back = parse_selfplay_config(to_toml(c), "text");
+  EXPECT_EQ(to_toml(back), to_toml(c));
+}
+
+TEST(SelfplayConfig, UnknownKeyNamesFileLineAndKey) {
+  TempDir dir;
+  const auto path = write_text(dir / "c.toml", "variant = \"russian\"\n[search]\ndepht = 4\n");
+  try {
+    load_selfplay_config(path);
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr(path + ":3: search.depht: unknown key"));
+  }
+}
+
+TEST(SelfplayConfig, WrongTypeAndRangeAreRefused) {
+  EXPECT_THROW(parse_selfplay_config("games = \"many\"\n", "t"), Error);
+  EXPECT_THROW(parse_selfplay_config("games = 0\n", "t"), Error);
+  EXPECT_THROW(parse_selfplay_config("[search]\ndepth = 99\n", "t"), Error);
+  EXPECT_THROW(parse_selfplay_config("games = 3\ngames = 4\n", "t"), Error);  // TOML: a key twice
+  SelfplayConfig both = parse_selfplay_config("[search]\ndepth = 3\nnodes = 100\n", "t");
+  EXPECT_THROW(validate(both), Error);
+  SelfplayConfig unknown = parse_selfplay_config("variant = \"chess\"\n", "t");
+  EXPECT_THROW(validate(unknown), Error);
+  SelfplayConfig house = parse_selfplay_config("variant = \"international\"\nforced_capture = false\n", "t");
+  EXPECT_THROW(validate(house), Error);
+}
+
+// ---------------------------------------------------------------------------
+// The dataset file
+
+TEST(Dataset, WritesAndReadsBackEveryColumn) {
+  TempDir dir;
+  GameRecord g;
+  g.game = {5, "W:W21-32:B1-12", 2, "B:W17,21-24,26-32:B1-12", -1, "0-1", "no legal moves", 40, 99};
+  PositionRow p;
+  p.own_men = 0xFFF00000ull;
+  p.opp_kings = 1;
+  p.side_to_move = 1;
+  p.ply = 3;
+  p.quiet_plies = 2;
+  p.game_id = 5;
+  p.score = -29990;
+  p.best_move = "22x13";
+  p.best_captured = 1ull << 17;
+  p.result = -1;
+  g.positions = {p, p};
+  g.moves = {{5, 0, "22-18", 0}, {5, 1, "11x22", 1ull << 17}};
+  DatasetMeta meta;
+  meta.variant = "russian";
+  meta.config = "games = 1\n";
+  meta.seed = 3;
+  const auto path = dir / "d.h5";
+  write_dataset_file(path, meta, {g});
+  const Dataset d = read_dataset(path);
+  ASSERT_EQ(d.games.size(), 1u);
+  ASSERT_EQ(d.positions.size(), 2u);
+  ASSERT_EQ(d.moves.size(), 2u);
+  const GameRow& r = d.games[0];
+  EXPECT_EQ(r.game_id, 5u);
+  EXPECT_EQ(r.opening, g.game.opening);
+  EXPECT_EQ(r.result, -1);
+  EXPECT_EQ(r.reason, "no legal moves");
+  EXPECT_EQ(r.seed, 99u);
+  const PositionRow& q = d.positions[1];
+  EXPECT_EQ(q.own_men, p.own_men);
+  EXPECT_EQ(q.opp_kings, 1u);
+  EXPECT_EQ(q.score, -29990);
+  EXPECT_EQ(q.best_move, "22x13");
+  EXPECT_EQ(q.best_captured, p.best_captured);
+  EXPECT_EQ(d.moves[1].move, "11x22");
+  EXPECT_EQ(d.meta.seed, 3);
+  EXPECT_EQ(d.meta.config, "games = 1\n");
+}
+
+TEST(Dataset, AnotherVariantOrACorruptFileIsAClearError) {
+  TempDir dir;
+  DatasetMeta meta;
+  meta.variant = "czech";
+  write_dataset_file(dir / "czech.h5", meta, {});
+  try {
+    read_positions(dir / "czech.h5", find_variant("russian"));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("a czech dataset, not russian"));
+  }
+  write_text(dir / "bad.h5", "this is not HDF5");
+  try {
+    read_dataset(dir / "bad.h5");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("bad.h5: not a readable HDF5 file"));
+  }
+}
+
+TEST(Dataset, ASideRelativeRowRebuildsThePositionAsTheMoverSeesIt) {
+  using Board = Board8;
+  const auto start = Position<Board>::start(Color::White);
+  const auto black_to_move = start.flipped();  // the same men, Black to move
+  const PositionRow row = side_relative_row(black_to_move);
+  EXPECT_EQ(row.side_to_move, 1);
+  EXPECT_EQ(side_relative_position<Board>(row), start);
+  EXPECT_EQ(row.own_men, 0xFFF00000ull);  // squares 21-32
+  EXPECT_EQ(row.opp_men, 0x00000FFFull);  // squares 1-12
+}
+
+// ---------------------------------------------------------------------------
+// The job
+
+void expect_same_games(const Dataset& a, const Dataset& b) {
+  ASSERT_EQ(a.games.size(), b.games.size());
+  ASSERT_EQ(a.positions.size(), b.positions.size());
+  ASSERT_EQ(a.moves.size(), b.moves.size());
+  for (std::size_t i = 0; i < a.games.size(); ++i) {
+    EXPECT_EQ(a.games[i].game_id, i);
+    EXPECT_EQ(a.games[i].game_id, b.games[i].game_id);
+    EXPECT_EQ(a.games[i].opening, b.games[i].opening);
+    EXPECT_EQ(a.games[i].result_text, b.games[i].result_text);
+    EXPECT_EQ(a.games[i].length, b.games[i].length);
+  }
+  for (std::size_t i = 0; i < a.positions.size(); ++i) {
+    EXPECT_EQ(a.positions[i].own_men, b.positions[i].own_men) << i;
+    EXPECT_EQ(a.positions[i].score, b.positions[i].score) << i;
+    EXPECT_EQ(a.positions[i].best_move, b.positions[i].best_move) << i;
+  }
+  for (std::size_t i = 0; i < a.moves.size(); ++i) EXPECT_EQ(a.moves[i].move, b.moves[i].move) << i;
+}
+
+TEST(SelfplayJob, TheSameGamesWhateverTheThreadCount) {
+  TempDir dir;
+  SelfplayConfig one = small_job(dir / "one.h5", 8);
+  SelfplayConfig two = small_job(dir / "two.h5", 8);
+  two.threads = 2;
+  const auto a = run_selfplay(one, false, {});
+  const auto b = run_selfplay(two, false, {});
+  ASSERT_TRUE(a.complete && b.complete);
+  expect_same_games(read_dataset(one.out), read_dataset(two.out));
+  EXPECT_FALSE(fs::exists(one.out + ".parts"));  // consolidated
+  const Dataset d = read_dataset(one.out);
+  for (const GameRow& g : d.games) EXPECT_THAT(g.result_text, ::testing::AnyOf("1-0", "0-1", "1/2-1/2"));
+  for (const PositionRow& p : d.positions) EXPECT_EQ(p.result, d.games[p.game_id].result * (p.side_to_move == 0 ? 1 : -1));
+}
+
+TEST(SelfplayJob, RefusesToOverwriteAndToResumeAnotherJob) {
+  TempDir dir;
+  SelfplayConfig c = small_job(dir / "a.h5", 2);
+  run_selfplay(c, false, {});
+  EXPECT_THROW(run_selfplay(c, false, {}), Error);  // exists, no --resume
+  SelfplayConfig other_seed = c;
+  other_seed.seed = 8;
+  other_seed.games = 4;
+  try {
+    run_selfplay(other_seed, true, {});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("other settings"));
+  }
+  SelfplayConfig other_variant = c;
+  other_variant.variant = "czech";
+  EXPECT_THROW(run_selfplay(other_variant, true, {}), Error);
+  // A finished job resumed with more games grows to exactly that many.
+  SelfplayConfig more = c;
+  more.games = 5;
+  ASSERT_TRUE(run_selfplay(more, true, {}).complete);
+  SelfplayConfig fresh = small_job(dir / "fresh.h5", 5);
+  run_selfplay(fresh, false, {});
+  expect_same_games(read_dataset(more.out), read_dataset(fresh.out));
+}
+
+TEST(SelfplayJob, ABadOpeningFileNamesItsLine) {
+  TempDir dir;
+  SelfplayConfig c = small_job(dir / "o.h5", 2);
+  c.opening_file = write_text(dir / "openings.txt", "W:W21-32:B1-12\nW:W99:B1\n");
+  try {
+    run_selfplay(c, false, {});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("openings.txt:2:"));
+  }
+}
+
+// Kills a real run with SIGKILL several times, resumes it, and checks the
+// final file against an uninterrupted run: every game once, none cut short.
+TEST(SelfplayJob, SurvivesKillNineAndResumesToTheSameGames) {
+  TempDir dir;
+  const std::string config = write_text(dir / "job.toml",
+                                        "variant = \"russian\"\nseed = 11\n[search]\ndepth = 3\ntt_mb = 1\n"
+                                        "[checkpoint]\ngames = 2\n");
+  const std::vector<std::string> base = {"selfplay", "--config", config, "--games", "24", "--threads", "2"};
+  auto with_out = [&](const std::string& out, bool resume) {
+    auto args = base;
+    args.insert(args.end(), {"--out", out});
+    if (resume) args.push_back("--resume");
+    return args;
+  };
+  const std::string killed = dir / "killed.h5";
+  const fs::path parts = killed + ".parts";
+  int kills = 0;
+  for (int round = 0; round < 3; ++round) {
+    std::size_t parts_before = fs::exists(parts) ? std::distance(fs::directory_iterator(parts), {}) : 0;
+    const auto run = test::run_dama_process(
+        with_out(killed, round > 0), std::chrono::seconds(60),
+        [&] { return fs::exists(parts) && static_cast<std::size_t>(std::distance(fs::directory_iterator(parts), {})) >
+                                              parts_before; },
+        SIGKILL);
+    if (run.interrupted) ++kills;
+    if (!run.interrupted) break;  // finished before a new checkpoint: nothing to kill
+    ASSERT_EQ(run.exit_code, 128 + SIGKILL) << run;
+    // Between runs the data so far is readable, and whole (the master may
+    // not exist yet when the kill came right after the first part).
+    if (fs::exists(killed)) {
+      const Dataset partial = read_dataset(killed);
+      for (const GameRecord& g : games_of(partial)) {
+        EXPECT_EQ(g.moves.size(), g.game.length);  // no game cut short
+        EXPECT_THAT(g.game.result_text, ::testing::AnyOf("1-0", "0-1", "1/2-1/2"));
+      }
+      for (std::size_t i = 0; i < partial.games.size(); ++i) EXPECT_EQ(partial.games[i].game_id, i);
+    }
+  }
+  EXPECT_GE(kills, 1);
+  const auto finish = test::run_dama_process(with_out(killed, true), std::chrono::seconds(120));
+  ASSERT_EQ(finish.exit_code, 0) << finish;
+
+  const std::string clean = dir / "clean.h5";
+  const auto uninterrupted = test::run_dama_process(with_out(clean, false), std::chrono::seconds(120));
+  ASSERT_EQ(uninterrupted.exit_code, 0) << uninterrupted;
+  const Dataset a = read_dataset(killed), b = read_dataset(clean);
+  EXPECT_EQ(a.games.size(), 24u);
+  expect_same_games(a, b);
+}
+
+TEST(SelfplayJob, SigtermSavesAndSaysHowToResume) {
+  TempDir dir;
+  const std::string out = dir / "t.h5";
+  const std::string config =
+      write_text(dir / "job.toml", "variant = \"czech\"\n[search]\ndepth = 3\ntt_mb = 1\n[checkpoint]\ngames = 1\n");
+  const auto run = test::run_dama_process({"selfplay", "--config", config, "--games", "400", "--threads", "1", "--out", out},
+                                          std::chrono::seconds(60), [&] { return fs::exists(out + ".parts"); }, SIGTERM);
+  ASSERT_TRUE(run.interrupted) << run;
+  EXPECT_EQ(run.exit_code, 130) << run;
+  EXPECT_THAT(run.err, HasSubstr("--resume")) << run;
+  const Dataset d = read_dataset(out);
+  EXPECT_GE(d.games.size(), 1u);
+  EXPECT_LT(d.games.size(), 400u);
+}
+
+TEST(SelfplayJob, UnwritablePathIsAClearError) {
+  const auto run = test::run_dama_process(
+      {"selfplay", "--variant", "russian", "--games", "1", "--out", "/dev/null/x.h5"}, std::chrono::seconds(60));
+  EXPECT_EQ(run.exit_code, 2) << run;
+  EXPECT_THAT(run.err, HasSubstr("/dev/null/x.h5")) << run;
+}
+
+// ---------------------------------------------------------------------------
+// dama data
+
+TEST(DataCommands, InfoMergeAndExportPdn) {
+  TempDir dir;
+  SelfplayConfig a = small_job(dir / "a.h5", 3), b = small_job(dir / "b.h5", 2);
+  b.seed = 99;
+  run_selfplay(a, false, {});
+  run_selfplay(b, false, {});
+  const auto merged = test::run_dama_process({"data", "merge", "-o", dir / "m.h5", a.out, b.out});
+  ASSERT_EQ(merged.exit_code, 0) << merged;
+  const Dataset m = read_dataset(dir / "m.h5");
+  ASSERT_EQ(m.games.size(), 5u);
+  for (std::size_t i = 0; i < m.games.size(); ++i) EXPECT_EQ(m.games[i].game_id, i);
+
+  const auto info = test::run_dama_process({"data", "info", dir / "m.h5"});
+  ASSERT_EQ(info.exit_code, 0) << info;
+  EXPECT_THAT(info.out, HasSubstr("games        5"));
+  EXPECT_THAT(info.out, HasSubstr("positions    " + std::to_string(m.positions.size())));
+
+  const auto pdn = test::run_dama_process({"data", "export-pdn", dir / "m.h5", "-o", dir / "m.pdn"});
+  ASSERT_EQ(pdn.exit_code, 0) << pdn;
+  std::ifstream in(dir / "m.pdn");
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  std::size_t events = 0;
+  for (std::size_t at = 0; (at = text.find("[GameType \"25\"]", at)) != std::string::npos; ++at) ++events;
+  EXPECT_EQ(events, 5u);
+
+  const auto wrong = test::run_dama_process({"data", "merge", "-o", dir / "x.h5", a.out, dir / "missing.h5"});
+  EXPECT_EQ(wrong.exit_code, 2) << wrong;
+  EXPECT_THAT(wrong.err, HasSubstr("missing.h5")) << wrong;
+}
+
+// Two MPI ranks on one machine: disjoint game slices, one master file.
+TEST(SelfplayMpi, TwoRanksWriteShardsJoinedByAMasterFile) {
+  if (std::system("command -v mpirun >/dev/null 2>&1") != 0) GTEST_SKIP() << "mpirun not installed";
+  TempDir dir;
+  const std::string out = dir / "mpi.h5";
+  const std::string command = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -n 2 '" +
+                              std::string(DAMA_BINARY) +
+                              "' selfplay --variant russian --games 6 --threads 1 --seed 7 --out '" + out +
+                              "' >/dev/null 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  const Dataset joined = read_dataset(out);
+  ASSERT_EQ(joined.games.size(), 6u);
+  std::vector<std::uint64_t> ids;
+  for (const auto& g : joined.games) ids.push_back(g.game_id);
+  std::sort(ids.begin(), ids.end());
+  for (std::uint64_t i = 0; i < 6; ++i) EXPECT_EQ(ids[i], i);
+  // Rank 1 played the odd games.
+  const Dataset shard = read_dataset(dir / "mpi.rank1.h5");
+  for (const auto& g : shard.games) EXPECT_EQ(g.game_id % 2, 1u);
+}
+
+}  // namespace
+}  // namespace dama

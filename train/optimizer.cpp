@@ -1,0 +1,48 @@
+#include "optimizer.hpp"
+
+#include <cmath>
+#include <numbers>
+
+namespace dama::train {
+
+double learning_rate_at(const OptimizerSettings& settings, int epoch, int max_epochs) {
+  switch (settings.schedule) {
+    case Schedule::Constant:
+      return settings.learning_rate;
+    case Schedule::Step:
+      return settings.learning_rate * std::pow(settings.step_factor, epoch / settings.step_epochs);
+    case Schedule::Cosine: {
+      const double progress = max_epochs > 1 ? static_cast<double>(epoch) / (max_epochs - 1) : 0.0;
+      const double low = settings.min_learning_rate;
+      return low + 0.5 * (settings.learning_rate - low) * (1 + std::cos(std::numbers::pi * progress));
+    }
+  }
+  return settings.learning_rate;
+}
+
+double add_regularisation(const OptimizerSettings& settings, const Eigen::VectorXd& w, const Eigen::VectorXd& start,
+                          Eigen::VectorXd& gradient) {
+  if (settings.l2 == 0) return 0;
+  const Eigen::VectorXd drift = w - start;
+  gradient += 2 * settings.l2 * drift;
+  return settings.l2 * drift.squaredNorm();
+}
+
+void optimizer_step(const OptimizerSettings& settings, double learning_rate, const Eigen::VectorXd& gradient,
+                    OptimizerState& state, Eigen::VectorXd& w) {
+  ++state.steps;
+  if (settings.kind == OptimizerKind::GradientDescent) {
+    w -= learning_rate * gradient;
+    return;
+  }
+  if (state.moment1.size() != w.size()) state.moment1.setZero(w.size());
+  if (state.moment2.size() != w.size()) state.moment2.setZero(w.size());
+  state.moment1 = settings.beta1 * state.moment1 + (1 - settings.beta1) * gradient;
+  state.moment2 = settings.beta2 * state.moment2 + (1 - settings.beta2) * gradient.cwiseAbs2();
+  const double t = static_cast<double>(state.steps);
+  const double correction1 = 1 - std::pow(settings.beta1, t), correction2 = 1 - std::pow(settings.beta2, t);
+  w.array() -= learning_rate * (state.moment1.array() / correction1) /
+               ((state.moment2.array() / correction2).sqrt() + settings.epsilon);
+}
+
+}  // namespace dama::train

@@ -1,0 +1,41 @@
+// Everything a fit is told: the model, the optimiser, the epochs, the split.
+// configs/train/<variant>.toml sets these (config.hpp reads them); the
+// defaults here are what a field left out of a config file means.
+#pragma once
+
+#include <cstdint>
+
+#include "model.hpp"
+
+namespace dama::train {
+
+enum class OptimizerKind { Adam, GradientDescent };
+enum class Schedule { Constant, Step, Cosine };
+
+struct OptimizerSettings {
+  OptimizerKind kind = OptimizerKind::Adam;
+  // Adam: about the step of each weight, in centi-men.  Gradient descent:
+  // the factor of the raw gradient, which is small (a weight moves the loss
+  // by about k/100 per centi-man), hence values in the thousands.
+  double learning_rate = 0.5;
+  Schedule schedule = Schedule::Cosine;
+  double min_learning_rate = 0.01;  // cosine: the rate it decays to at max_epochs
+  int step_epochs = 50;             // step: every this many epochs ...
+  double step_factor = 0.5;         // ... the rate is multiplied by this
+  double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;  // Adam's moment decays and guard
+  std::uint32_t batch_size = 0;     // samples per step; 0: the whole training set (full batch)
+  double l2 = 0;                    // objective += l2 * |w - start|^2 (pulls toward the starting weights)
+};
+
+struct TrainSettings {
+  Model model;                 // model.k is the starting k; fit_k decides whether it is fitted
+  bool fit_k = true;
+  OptimizerSettings optimizer;
+  int max_epochs = 100;
+  int patience = 10;           // stop after this many epochs without a better validation loss
+  double validation_share = 0.1;
+  std::uint64_t seed = 1;      // the split and the mini-batch shuffles
+  int checkpoint_every = 1;    // epochs between checkpoints (dama tune)
+};
+
+}  // namespace dama::train

@@ -1,0 +1,34 @@
+#include "stop_request.hpp"
+
+#include <csignal>
+
+namespace dama::train {
+
+namespace {
+
+// A signal handler can reach nothing but a static: this is the one piece of
+// process-wide state the tuner has, and only the handler writes it.
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+extern "C" void on_stop_signal(int signal) {
+  g_stop_signal = signal;
+  std::signal(signal, SIG_DFL);  // a second signal ends the program
+}
+
+}  // namespace
+
+StopRequest::StopRequest() {
+  g_stop_signal = 0;
+  previous_interrupt_ = std::signal(SIGINT, on_stop_signal);
+  previous_terminate_ = std::signal(SIGTERM, on_stop_signal);
+}
+
+StopRequest::~StopRequest() {
+  std::signal(SIGINT, previous_interrupt_);
+  std::signal(SIGTERM, previous_terminate_);
+}
+
+bool StopRequest::requested() const { return g_stop_signal != 0; }
+int StopRequest::signal_number() const { return g_stop_signal; }
+
+}  // namespace dama::train
