@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   dama::cli::register_selfplay(app);
   dama::cli::register_data(app);
   dama::cli::register_pipeline(app);
+  dama::cli::register_compare(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -14,6 +14,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
   python3 python3-h5py python3-matplotlib
+  chromium                            # the compare report's test opens it headless
   valgrind
 )
 
