@@ -95,7 +95,7 @@ void run(const PipelineOptions& o) {
   plot_summary(outcome.summary);
   if (!outcome.finished) {
     std::cerr << "dama: pipeline stopped (" << outcome.reason << "); run the same command again to continue\n";
-    throw ExitCode(130);
+    throw ExitCode{130};
   }
   std::cout << "run:     " << c.run_dir << " (best weights: " << c.run_dir << "/best.json)\n";
 }

@@ -109,7 +109,7 @@ void run(const SelfplayOptions& options) {
     std::cerr << "dama: interrupted: " << outcome.progress.games_done << " of " << outcome.progress.games_total
               << " games saved in " << outcome.out << "\n"
               << "dama: continue with the same command and --resume\n";
-    throw ExitCode(130);
+    throw ExitCode{130};
   }
   if (ranks.size > 1) {
     ranks.barrier();

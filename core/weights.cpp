@@ -1,5 +1,7 @@
 #include "weights.hpp"
 
+#include "atomic_file.hpp"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -174,43 +176,6 @@ std::string render(const Weights& w, const Variant& variant) {
   return out;
 }
 
-void write_all(int fd, const std::string& text) {
-  for (std::size_t done = 0; done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw Error(std::strerror(errno));
-    done += static_cast<std::size_t>(n);
-  }
-}
-
-// Temporary file in the target's directory, fsync, rename over the target,
-// then fsync the directory: a reader sees the old file or the new one, whole.
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw Error(path + ": cannot write " + temporary + ": " + std::strerror(errno));
-  try {
-    write_all(fd, text);
-    if (::fsync(fd) != 0) throw Error(std::strerror(errno));
-  } catch (const Error& e) {
-    ::close(fd);
-    ::unlink(temporary.c_str());
-    throw Error(path + ": cannot write " + temporary + ": " + e.what());
-  }
-  ::close(fd);
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    ::unlink(temporary.c_str());
-    throw Error(path + ": cannot rename " + temporary + " to it: " + std::strerror(error));
-  }
-  std::string directory = std::filesystem::path(path).parent_path().string();
-  if (directory.empty()) directory = ".";
-  if (const int dir = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
-}
-
 }  // namespace
 
 Weights parse_weights(std::string_view text, const std::string& origin, const Variant& variant) {
@@ -267,7 +232,7 @@ void save_weights(const std::string& path, const Weights& w, const Variant& vari
                 std::to_string(expected));
   for (const float v : w.values)
     if (!std::isfinite(v)) throw Error(path + ": refusing to save a weight that is not finite");
-  write_atomically(path, render(w, variant));
+  write_file_atomically(path, render(w, variant));
 }
 
 std::string weights_hash(const Weights& w) {

@@ -199,7 +199,7 @@ std::string write_compare_report(const std::string& dir, const std::vector<Varia
   };
   std::vector<Plot> plots;
   const auto plot = [&](const std::string& file, const std::string& caption, const std::string& svg) {
-    train::write_file_atomically((std::filesystem::path(dir) / file).string(), svg);
+    write_file_atomically((std::filesystem::path(dir) / file).string(), svg);
     plots.push_back({file, caption});
   };
   plot("results.svg", "First player's score and draw rate",
@@ -259,7 +259,7 @@ std::string write_compare_report(const std::string& dir, const std::vector<Varia
           "document.body.setAttribute('data-plots-loaded',n);document.body.setAttribute('data-plots-total',i.length);});"
           "</script>\n</body>\n</html>\n";
   const std::string index = (std::filesystem::path(dir) / "index.html").string();
-  train::write_file_atomically(index, html.str());
+  write_file_atomically(index, html.str());
   return index;
 }
 

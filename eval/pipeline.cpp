@@ -55,7 +55,7 @@ class State {
   explicit State(std::string path) : path_(std::move(path)) {
     if (fs::exists(path_)) {
       try {
-        json_ = nlohmann::json::parse(train::read_whole_file(path_));
+        json_ = nlohmann::json::parse(read_whole_file(path_));
       } catch (const nlohmann::json::exception& e) {
         throw Error(path_ + ": not a pipeline state file: " + e.what());
       }
@@ -77,7 +77,7 @@ class State {
     generation(g)["done"].push_back(step);
     save();
   }
-  void save() { train::write_file_atomically(path_, json_.dump(2) + "\n"); }
+  void save() { write_file_atomically(path_, json_.dump(2) + "\n"); }
   const nlohmann::json& json() const { return json_; }
   void check_variant(const std::string& variant) {
     if (json_.contains("variant") && json_["variant"] != variant)
@@ -162,7 +162,7 @@ class Pipeline {
   // when the generation began, so that a resumed self-play sees the same file.
   std::string generation_weights(std::int64_t g) {
     const std::string copy = file(g, "played-with.json");
-    if (!fs::exists(copy)) train::write_file_atomically(copy, train::read_whole_file(best_));
+    if (!fs::exists(copy)) write_file_atomically(copy, read_whole_file(best_));
     return copy;
   }
 
@@ -214,7 +214,7 @@ class Pipeline {
     gen["los"] = summary->los;
     gen["games"] = summary->games;
     gen["promoted"] = better;
-    if (better) train::write_file_atomically(best_, train::read_whole_file(file(g, "weights.json")));
+    if (better) write_file_atomically(best_, read_whole_file(file(g, "weights.json")));
     if (h_.say) {
       char line[160];
       std::snprintf(line, sizeof line, "generation %lld: new weights %+.1f +- %.1f Elo over %lld games: %s",
@@ -239,7 +239,7 @@ class Pipeline {
           << gen["los"].get<double>() << "," << gen["games"].get<std::int64_t>() << "," << (promoted ? 1 : 0) << ","
           << total << "\n";
     }
-    train::write_file_atomically(path, csv.str());
+    write_file_atomically(path, csv.str());
   }
 
   const PipelineConfig& c_;

@@ -1,11 +1,5 @@
 // The dama program, run as a child process: its output, and its handling of
 // bad input (exit code 2, one line on stderr beginning "dama: error:").
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -16,13 +10,12 @@
 #include <sstream>
 #include <thread>
 
+#include "run_dama.hpp"
 #include "test_support.hpp"
 
 #ifndef DAMA_BINARY
 #error "DAMA_BINARY must name the dama program"
 #endif
-
-extern char** environ;
 
 namespace dama {
 namespace {
@@ -30,11 +23,8 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-struct Outcome {
-  int exit_code = -1;      // the exit status, or 128 + signal number
-  bool timed_out = false;
-  std::string out, err;
-
+// A finished dama process (tests/run_dama.hpp), with its output in lines.
+struct Outcome : test::DamaRun {
   std::vector<std::string> out_lines() const { return lines(out); }
   std::vector<std::string> err_lines() const { return lines(err); }
   static std::vector<std::string> lines(const std::string& text) {
@@ -45,66 +35,9 @@ struct Outcome {
   }
 };
 
-std::ostream& operator<<(std::ostream& os, const Outcome& r) {
-  return os << "exit " << r.exit_code << (r.timed_out ? " (timed out)" : "") << "\n--- stdout:\n"
-            << r.out.substr(0, 2000) << "\n--- stderr:\n" << r.err.substr(0, 2000);
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// Runs dama with `args`, stdin from /dev/null, stdout and stderr to temporary
-// files; kills it after `timeout`.
 Outcome run_dama(const std::vector<std::string>& args, std::chrono::seconds timeout = std::chrono::seconds(60)) {
   Outcome run;
-  std::string out_path = ::testing::TempDir() + "dama_cli_out_XXXXXX";
-  std::string err_path = ::testing::TempDir() + "dama_cli_err_XXXXXX";
-  const int out_fd = mkstemp(out_path.data()), err_fd = mkstemp(err_path.data());
-  if (out_fd < 0 || err_fd < 0) {
-    ADD_FAILURE() << "cannot create temporary files in " << ::testing::TempDir();
-    return run;
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
-  posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
-
-  std::vector<std::string> argv_strings = {DAMA_BINARY};
-  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_strings) argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  pid_t pid = 0;
-  const int spawn_error = posix_spawn(&pid, DAMA_BINARY, &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(out_fd);
-  close(err_fd);
-  if (spawn_error != 0) {
-    ADD_FAILURE() << "cannot run " << DAMA_BINARY << ": error " << spawn_error;
-  } else {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    int status = 0;
-    while (waitpid(pid, &status, WNOHANG) == 0) {
-      if (std::chrono::steady_clock::now() > deadline) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        run.timed_out = true;
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
-  run.out = read_file(out_path);
-  run.err = read_file(err_path);
-  unlink(out_path.c_str());
-  unlink(err_path.c_str());
+  static_cast<test::DamaRun&>(run) = test::run_dama_process(args, timeout);
   return run;
 }
 

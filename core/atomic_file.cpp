@@ -12,7 +12,7 @@
 
 #include "error.hpp"
 
-namespace dama::train {
+namespace dama {
 
 namespace {
 
@@ -64,4 +64,4 @@ std::string read_whole_file(const std::string& path) {
   return text.str();
 }
 
-}  // namespace dama::train
+}  // namespace dama

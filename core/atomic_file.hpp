@@ -1,12 +1,12 @@
 // Writing a file so that a reader (or a resumed run after a crash) sees the
 // old contents or the new, whole: a temporary file in the same directory,
-// fsync, rename over the target, fsync of the directory.  The same protocol
-// as save_weights (core/weights.cpp).
+// fsync, rename over the target, fsync of the directory.  Weight files,
+// checkpoints, logs, reports and pipeline state are all written this way.
 #pragma once
 
 #include <string>
 
-namespace dama::train {
+namespace dama {
 
 // Throws dama::Error naming path when the file cannot be written.
 void write_file_atomically(const std::string& path, const std::string& text);
@@ -14,4 +14,4 @@ void write_file_atomically(const std::string& path, const std::string& text);
 // The whole file; throws dama::Error naming path when it cannot be read.
 std::string read_whole_file(const std::string& path);
 
-}  // namespace dama::train
+}  // namespace dama
