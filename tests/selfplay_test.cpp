@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/wait.h>
 
 #include <chrono>
 #include <filesystem>
@@ -321,6 +322,34 @@ TEST(SelfplayJob, UnwritablePathIsAClearError) {
       {"selfplay", "--variant", "russian", "--games", "1", "--out", "/dev/null/x.h5"}, std::chrono::seconds(60));
   EXPECT_EQ(run.exit_code, 2) << run;
   EXPECT_THAT(run.err, HasSubstr("/dev/null/x.h5")) << run;
+}
+
+// A full disk, simulated with a file-size limit (EFBIG instead of ENOSPC):
+// a clear error, the games already saved stay readable, and the job resumes.
+TEST(SelfplayJob, AFullDiskIsAClearErrorAndLosesNothingSaved) {
+  TempDir dir;
+  const std::string out = dir / "full.h5";
+  const std::string config =
+      write_text(dir / "job.toml", "variant = \"russian\"\n[search]\ndepth = 2\ntt_mb = 1\n[checkpoint]\ngames = 2\n");
+  const std::string command = "bash -c \"ulimit -f 88; trap '' XFSZ; exec '" + std::string(DAMA_BINARY) +
+                              "' selfplay --config '" + config + "' --games 40 --threads 1 --out '" + out +
+                              "'\" >'" + (dir / "log") + "' 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream log_file(dir / "log");
+  const std::string log((std::istreambuf_iterator<char>(log_file)), {});
+  ASSERT_TRUE(WIFEXITED(status)) << log;
+  EXPECT_EQ(WEXITSTATUS(status), 2) << log;
+  EXPECT_THAT(log, HasSubstr("dama: error: " + out)) << log;
+  EXPECT_THAT(log, HasSubstr("disk full?")) << log;
+  const Dataset saved = read_dataset(out);
+  EXPECT_GE(saved.games.size(), 2u) << log;
+  EXPECT_LT(saved.games.size(), 40u) << log;
+  SelfplayConfig resume = load_selfplay_config(config);
+  resume.games = 40;
+  resume.threads = 1;
+  resume.out = out;
+  ASSERT_TRUE(run_selfplay(resume, true, {}).complete);
+  EXPECT_EQ(read_dataset(out).games.size(), 40u);
 }
 
 // ---------------------------------------------------------------------------
