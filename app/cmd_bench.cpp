@@ -86,7 +86,7 @@ static_assert(std::size(kBenchPositions) == kVariantCount, "bench positions for 
 
 // The depth each variant is searched to unless --depth says otherwise: about
 // the same time for every variant.
-constexpr int default_depth(int board_size) { return board_size == 8 ? 11 : 9; }
+constexpr int default_depth(int board_size) { return board_size == 8 ? 13 : 11; }
 
 struct BenchOptions {
   std::string variant;  // empty: every variant
@@ -147,7 +147,7 @@ void register_bench(CLI::App& app) {
   auto* cmd = app.add_subcommand("bench", "search fixed positions to a fixed depth: node-count signature and speed");
   static BenchOptions options;
   cmd->add_option("--variant,-v", options.variant, "one variant only (default: all seven)");
-  cmd->add_option("--depth,-d", options.depth, "search depth in plies (default: 11 on 8x8, 9 on 10x10)")
+  cmd->add_option("--depth,-d", options.depth, "search depth in plies (default: 13 on 8x8, 11 on 10x10)")
       ->check(CLI::Range(1, kMaxDepth));
   cmd->add_option("--tt-mb", options.tt_megabytes, "transposition table size in MB")
       ->check(CLI::Range(1, 65536))

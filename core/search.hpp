@@ -1,6 +1,7 @@
 // The search: iterative deepening over a principal variation search
 // (alpha-beta with null windows after the first move), a transposition table,
-// and move ordering by TT move, captures, killers and history.
+// move ordering by TT move, captures, killers and history, and late move
+// reductions of quiet moves (late_move_reduction below).
 //
 // Horizon.  At depth 0 the side to move may stand pat on the static
 // evaluation only when it has no capture: captures are compulsory, so a
@@ -35,6 +36,7 @@
 #include <atomic>
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <concepts>
 #include <cstdlib>
 #include <cstdint>
@@ -294,7 +296,10 @@ class Searcher {
       if (n == 0) {
         score = -search<~C>(child, next, child_depth, -beta, -alpha, ply + 1);
       } else {
-        score = -search<~C>(child, next, child_depth, -alpha - 1, -alpha, ply + 1);
+        const int reduction = forced ? 0 : late_move_reduction(m, n, depth, pv_node, ply);
+        score = -search<~C>(child, next, child_depth - reduction, -alpha - 1, -alpha, ply + 1);
+        if (reduction > 0 && score > alpha)
+          score = -search<~C>(child, next, child_depth, -alpha - 1, -alpha, ply + 1);
         if (score > alpha && score < beta) score = -search<~C>(child, next, child_depth, -beta, -alpha, ply + 1);
       }
       if (aborted_) return 0;
@@ -313,6 +318,20 @@ class Searcher {
     tt_.store(s.hash, depth, score_to_tt(best, ply), bound,
               bound == Bound::Upper ? kNoMoveIndex : static_cast<std::uint16_t>(best_index));
     return best;
+  }
+
+  // Late move reductions: a quiet move ordered after the TT move, the
+  // killers and the best-scored history moves rarely beats the best so far,
+  // so it is first searched shallower; a null-window score above alpha sends
+  // it back to the full depth.  Captures and crownings change the material
+  // and are never reduced; PV nodes reduce one ply less, as the line they
+  // search is the one the result will be read from.
+  int late_move_reduction(const MoveT& m, int tried, int depth, bool pv_node, int ply) const {
+    if (depth < 3 || tried < kFirstReducedMove || m.is_capture() || m.promotes) return 0;
+    const std::uint16_t key = quiet_key(m);
+    if (key == killers_[ply][0] || key == killers_[ply][1]) return 0;
+    const int r = kReductions[std::min(depth, kMaxDepth)][std::min(tried, kReductionMoves - 1)] - (pv_node ? 1 : 0);
+    return std::clamp(r, 0, depth - 2);  // the reduced search keeps at least one ply
   }
 
   // The horizon: see the file comment.
@@ -360,6 +379,17 @@ class Searcher {
   // ---- move ordering ----------------------------------------------------
 
   static constexpr std::uint16_t kNoKiller = 0xFFFF;
+  static constexpr int kFirstReducedMove = 3;
+  static constexpr int kReductionMoves = 64;
+  // kReductions[depth][moves tried]: grows with the log of both, the shape
+  // most alpha-beta engines settled on; the divisor sets how aggressive it is.
+  static inline const auto kReductions = [] {
+    std::array<std::array<int, kReductionMoves>, kMaxDepth + 1> table{};
+    for (int d = 1; d <= kMaxDepth; ++d)
+      for (int n = 1; n < kReductionMoves; ++n)
+        table[d][n] = static_cast<int>(0.75 + std::log(d) * std::log(n) / 2.25);
+    return table;
+  }();
   static constexpr int kTTMoveScore = 1 << 30;
   static constexpr int kCaptureScore = 1 << 26;
   static constexpr int kKillerScore[2] = {1 << 25, 1 << 24};

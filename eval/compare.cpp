@@ -62,7 +62,7 @@ void replay_stats(const Dataset& data, VariantStats& s) {
         ++captures;
         ++s.capture_positions;
         if constexpr (R.choice != CaptureChoice::Any)
-          if (MoveGenerator<kFree>::count(p) > static_cast<std::uint64_t>(legal.size())) ++s.constrained;
+          if (MoveGenerator<kFree>::count(p) > legal.size()) ++s.constrained;
       }
       if (m.promotes) ++crownings;
       p = p.after(m);

@@ -2,6 +2,7 @@
 # Self-play throughput: positions/s at a fixed depth, with 1 and with 2 game
 # threads (the scaling ratio), for russian and international.
 #   scripts/bench_selfplay.sh [DEPTH] [GAMES]      defaults: depth 8, 40 games
+#   VARIANTS="russian" DAMA=path/to/dama ...       other variants or another build
 # Writes into a temporary directory and removes it.  Quote ratios: the
 # machines are noisy.
 set -euo pipefail
@@ -12,7 +13,7 @@ games=${2:-40}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf '%-14s %7s %7s %10s %12s\n' variant depth threads seconds positions/s
-for variant in russian international; do
+for variant in ${VARIANTS:-russian international}; do
   for threads in 1 2; do
     cat > "$work/job.toml" <<TOML
 variant = "$variant"
