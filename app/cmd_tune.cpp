@@ -1,11 +1,20 @@
 // dama tune: fits a variant's evaluation weights to position data (the
 // train/ library does the fitting; this file reads, reports and saves).
+//
+// The samples are held in memory when the estimate of their memory fits the
+// budget (data.memory_mb of the config, --memory-mb), else streamed from the
+// files block by block (train/sample_source.hpp); --stream forces streaming.
+// The files are read here, through selfplay/dataset_io's PositionReader: the
+// train/ library only calls the read function it is handed.
 #include <omp.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +24,8 @@
 #include "config.hpp"
 #include "dataset_io.hpp"
 #include "error.hpp"
+#include "memory_plan.hpp"
+#include "sample_source.hpp"
 #include "samples.hpp"
 #include "split.hpp"
 #include "stop_request.hpp"
@@ -35,7 +46,12 @@ struct TuneOptions {
   bool resume = false;
   std::string log;      // empty: no log file
   int threads = 0;      // 0: OpenMP's default (every core)
+  long long memory_mb = -1;  // -1: the config's data.memory_mb
+  bool stream = false;
+  std::uint64_t block_rows = 65536;  // 4 chunks of the widest columns, about 10 MB of samples
 };
+
+constexpr double kMiB = 1024.0 * 1024.0;
 
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
@@ -55,23 +71,77 @@ train::TrainSettings settings_of(const TuneOptions& o, const Variant& variant, s
   return train::parse_train_config(train::built_in_train_config(variant), origin);
 }
 
-// Each file's positions turned into samples as soon as it is read, so the
-// rows of only one file are in memory at a time.
-train::SampleSet read_samples(const std::vector<std::string>& files, const Variant& variant) {
-  train::SampleSet samples;
-  for (const std::string& file : files) {
-    const std::vector<PositionRow> rows = read_positions(file, variant);
-    try {
-      train::append_samples(samples, train::make_samples(rows, variant));
-    } catch (const Error& e) {
-      throw Error(file + ": " + e.what());
-    }
-    std::printf("data      %s: %zu positions\n", file.c_str(), rows.size());
+// The files, cut into blocks (PositionReader::blocks), with a read function
+// that holds the open readers.
+train::PositionBlocks open_data(const std::vector<std::string>& files, const Variant& variant,
+                                std::uint64_t block_rows) {
+  auto readers = std::make_shared<std::vector<PositionReader>>();
+  train::PositionBlocks data;
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    const PositionReader& reader = readers->emplace_back(files[f], variant);
+    data.files.push_back(files[f]);
+    for (const RowRange& r : reader.blocks(block_rows))
+      data.blocks.push_back({f, r.first, static_cast<std::size_t>(r.count)});
+    std::printf("data      %s: %llu positions\n", files[f].c_str(), static_cast<unsigned long long>(reader.rows()));
   }
+  data.read = [readers](const train::RowBlock& b, std::vector<PositionRow>& rows) {
+    (*readers)[b.file].read(b.first, b.count, rows);
+  };
+  return data;
+}
+
+// Half the physical memory: the budget when none is given.
+std::uint64_t half_the_physical_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) throw Error("cannot tell the physical memory: give --memory-mb");
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size) / 2;
+}
+
+struct Budget {
+  std::uint64_t bytes;
+  std::string origin;  // for the report
+};
+
+Budget memory_budget(const TuneOptions& o, const train::TrainSettings& settings, const std::string& config_origin) {
+  const bool from_flag = o.memory_mb >= 0;
+  const std::uint64_t mb = from_flag ? static_cast<std::uint64_t>(o.memory_mb) : settings.data.memory_mb;
+  if (mb == 0) return {half_the_physical_memory(), "half the physical memory"};
+  return {mb << 20, from_flag ? "--memory-mb" : config_origin + " data.memory_mb"};
+}
+
+std::size_t largest_block(const train::PositionBlocks& data) {
+  std::size_t largest = 0;
+  for (const auto& b : data.blocks) largest = std::max(largest, b.count);
+  return largest;
+}
+
+// The estimate of train/memory_plan.hpp from the first block, and the decision, printed.
+train::MemoryPlan plan_memory(const TuneOptions& o, const train::PositionBlocks& data, const Variant& variant,
+                              const Budget& budget) {
+  train::BlockBuffers buffers;
+  train::SampleSet probe;
+  if (!data.blocks.empty()) train::load_block(data, 0, variant, buffers, probe);
+  train::MemoryPlan plan = train::plan_memory(data.rows(), largest_block(data), probe, budget.bytes);
+  std::printf("memory    holding the samples takes about %.0f MiB (%.1f terms, %.0f bytes a position), streaming "
+              "about %.0f MiB; budget %.0f MiB (%s)\n",
+              plan.in_memory_bytes / kMiB, plan.terms_per_position, plan.bytes_per_position,
+              plan.streamed_bytes / kMiB, budget.bytes / kMiB, budget.origin.c_str());
+  if (o.stream) plan.stream = true;
+  const char* why = o.stream ? "--stream" : plan.stream ? "over the budget" : "within the budget";
+  if (plan.stream)
+    std::printf("mode      streamed (%s): every pass reads the files again, %zu blocks of up to %zu rows\n", why,
+                data.blocks.size(), largest_block(data));
+  else
+    std::printf("mode      in memory (%s)\n", why);
+  if (plan.stream && plan.streamed_bytes > budget.bytes)
+    std::printf("mode      even one block is over the budget: lower --block-rows\n");
+  return plan;
+}
+
+void print_samples(const train::SampleSet& samples) {
   std::printf("samples   %zu positions, %.1f terms and %.1f bytes per position\n", samples.size(),
               samples.size() ? static_cast<double>(samples.term_count()) / static_cast<double>(samples.size()) : 0.0,
               samples.bytes_per_position());
-  return samples;
 }
 
 Eigen::VectorXd vector_of(const Weights& w) {
@@ -82,11 +152,12 @@ Eigen::VectorXd vector_of(const Weights& w) {
 
 nlohmann::json metadata_of(const TuneOptions& o, const std::string& config_origin, const Weights& start,
                            const train::TrainSettings& settings, const nlohmann::json& fingerprint,
-                           const train::Split& split, const train::TrainerState& state) {
+                           const train::SampleSource& source, const train::TrainerState& state) {
+  const bool held_out = source.validation_size() > 0;
   return {{"source", "dama tune"},
           {"date", utc_now()},
           {"data", o.data},
-          {"positions", {{"training", split.training.size()}, {"validation", split.validation.size()}}},
+          {"positions", {{"training", source.training_size()}, {"validation", source.validation_size()}}},
           {"games_held_out_share", settings.validation_share},
           {"config", config_origin},
           {"start_weights", start.source},
@@ -94,7 +165,7 @@ nlohmann::json metadata_of(const TuneOptions& o, const std::string& config_origi
           {"lambda", settings.model.lambda},
           {"k", state.k},
           {"train_loss", state.best_training_loss},
-          {"validation_loss", split.validation.empty() ? nlohmann::json(nullptr) : nlohmann::json(state.best_loss)},
+          {"validation_loss", held_out ? nlohmann::json(state.best_loss) : nlohmann::json(nullptr)},
           {"best_epoch", state.best_epoch},
           {"epochs", state.epoch},
           {"data_digest", fingerprint.at("data_digest")}};
@@ -118,8 +189,8 @@ void print_epoch(const train::EpochReport& r) {
 // Runs the epochs, logging each and checkpointing every checkpoint_every
 // epochs, at the end, and when a signal asks the fit to stop (then the
 // program ends here, see below).
-void run_epochs(const TuneOptions& o, const train::TrainSettings& settings, const train::SampleSet& samples,
-                const train::Split& split, const nlohmann::json& fingerprint, train::TrainerState& state) {
+void run_epochs(const TuneOptions& o, const train::TrainSettings& settings, train::SampleSource& source,
+                const nlohmann::json& fingerprint, train::TrainerState& state) {
   const std::string checkpoint = o.out + ".checkpoint";
   std::optional<train::TrainingLog> log;
   if (!o.log.empty()) log.emplace(o.log, o.resume, state.epoch);
@@ -132,7 +203,7 @@ void run_epochs(const TuneOptions& o, const train::TrainSettings& settings, cons
       train::save_checkpoint(checkpoint, s, fingerprint);
     return !stopping;
   };
-  if (train::train(samples, split, settings, state, after_epoch)) return;
+  if (train::train(source, settings, state, after_epoch)) return;
   // Stopped on request: the checkpoint holds the fit, --out is not written
   // (it stands for a finished fit), and the exit code is the shell's for a
   // signal (128 + its number) so that a caller does not take it for success.
@@ -142,27 +213,57 @@ void run_epochs(const TuneOptions& o, const train::TrainSettings& settings, cons
   std::exit(128 + stop.signal_number());
 }
 
+// The samples of a fit: held in memory (then `samples` and `split` hold
+// them) or streamed from the files.
+struct FitData {
+  train::SampleSet samples;
+  train::Split split;
+  std::unique_ptr<train::SampleSource> source;
+};
+
+void hold_or_stream(FitData& fit, train::PositionBlocks data, bool stream, const Variant& variant,
+                    const train::TrainSettings& settings) {
+  const auto started = std::chrono::steady_clock::now();
+  if (stream) {
+    fit.source = std::make_unique<train::StreamedSamples>(std::move(data), variant, settings.validation_share,
+                                                          settings.seed);
+    std::printf("samples   %zu positions read and checked in %.1f s\n",
+                fit.source->training_size() + fit.source->validation_size(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  } else {
+    fit.samples = train::load_all(data, variant);
+    fit.split = train::split_by_game(fit.samples, settings.validation_share, settings.seed);
+    fit.source = std::make_unique<train::InMemorySamples>(fit.samples, fit.split, data.block_sizes());
+    print_samples(fit.samples);
+  }
+  std::printf("split     %zu training, %zu validation positions (games held out by hash, seed %llu)\n",
+              fit.source->training_size(), fit.source->validation_size(),
+              static_cast<unsigned long long>(settings.seed));
+}
+
 void run_tune(const TuneOptions& o) {
   const Variant& variant = find_variant(o.variant);
   std::string config_origin;
   const train::TrainSettings settings = settings_of(o, variant, config_origin);
   if (o.threads > 0) omp_set_num_threads(o.threads);
   const Weights start = o.weights.empty() ? default_weights(variant) : load_weights(o.weights, variant);
-  const train::SampleSet samples = read_samples(o.data, variant);
-  const train::Split split = train::split_by_game(samples, settings.validation_share, settings.seed);
-  std::printf("split     %zu training, %zu validation positions (games held out by hash, seed %llu)\n",
-              split.training.size(), split.validation.size(), static_cast<unsigned long long>(settings.seed));
+  train::PositionBlocks data = open_data(o.data, variant, o.block_rows);
+  const train::MemoryPlan plan = plan_memory(o, data, variant, memory_budget(o, settings, config_origin));
+  FitData fit;
+  hold_or_stream(fit, std::move(data), plan.stream, variant, settings);
+  train::SampleSource& source = *fit.source;
   const Eigen::VectorXd start_vector = vector_of(start);
-  const nlohmann::json fingerprint = train::run_fingerprint(settings, samples, split, start_vector);
+  const nlohmann::json fingerprint = train::run_fingerprint(settings, source, start_vector);
 
   train::TrainerState state = o.resume ? train::load_checkpoint(o.out + ".checkpoint", fingerprint)
-                                       : train::start_training(samples, split, settings, start_vector);
+                                       : train::start_training(source, settings, start_vector);
   std::printf("%s k %.6f (logits per man), config %s, %d threads\n", o.resume ? "resumed  " : "start    ", state.k,
               config_origin.c_str(), omp_get_max_threads());
   if (o.resume) std::printf("resumed   at epoch %d (best %d)\n", state.epoch, state.best_epoch);
-  run_epochs(o, settings, samples, split, fingerprint, state);
+  run_epochs(o, settings, source, fingerprint, state);
 
-  const nlohmann::json metadata = metadata_of(o, config_origin, start, settings, fingerprint, split, state);
+  nlohmann::json metadata = metadata_of(o, config_origin, start, settings, fingerprint, source, state);
+  metadata["streamed"] = plan.stream;
   save_weights(o.out, weights_of(state.best_weights, variant, metadata), variant);
   std::printf("best      epoch %d: train %.6f, validation %.6f; wrote %s\n", state.best_epoch, state.best_training_loss,
               state.best_loss, o.out.c_str());
@@ -181,6 +282,14 @@ void register_tune(CLI::App& app) {
   cmd->add_flag("--resume", options.resume, "continue from <out>.checkpoint");
   cmd->add_option("--log", options.log, "training log CSV: epoch,train_loss,validation_loss,learning_rate,seconds");
   cmd->add_option("--threads", options.threads, "OpenMP threads (default: every core)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--memory-mb", options.memory_mb,
+                  "memory the samples may take, MiB (0: half the physical memory; default: the config's "
+                  "data.memory_mb); past it they are streamed from the files")
+      ->check(CLI::Range(0LL, 1LL << 30));
+  cmd->add_flag("--stream", options.stream, "stream the samples from the files whatever the memory");
+  cmd->add_option("--block-rows", options.block_rows,
+                  "rows per block read from the files (default 65536; cut at whole HDF5 chunks and parts)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 24));
   cmd->callback([] { run_tune(options); });
 }
 

@@ -3,11 +3,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <numeric>
 #include <type_traits>
 
 #include "hdf5.hpp"
@@ -184,6 +186,170 @@ void write_atomically(const std::string& path, Fill fill) {
   fsync_path(directory.empty() ? "." : directory.string(), true);
 }
 
+// ---------------------------------------------------------------------------
+// Ranged reads of /positions (PositionReader)
+
+h5::Handle open_column(const h5::File& f, const std::string& name) {
+  return h5::Handle(h5::check(H5Dopen2(f.id(), name.c_str(), H5P_DEFAULT), f.path(), "no dataset '" + name + "'"),
+                    H5Dclose);
+}
+
+std::uint64_t extent_of(hid_t dataset, const std::string& where) {
+  h5::Handle space(H5Dget_space(dataset), H5Sclose);
+  if (H5Sget_simple_extent_ndims(space) != 1) throw Error(where + ": not a 1-D column");
+  hsize_t dims[1] = {0};
+  H5Sget_simple_extent_dims(space, dims, nullptr);
+  return dims[0];
+}
+
+// Elements [first, first + count) of a 1-D dataset, converted to `type`.
+void read_range(hid_t dataset, hid_t type, std::uint64_t first, std::uint64_t count, void* data,
+                const std::string& where) {
+  if (count == 0) return;
+  h5::Handle file_space(H5Dget_space(dataset), H5Sclose);
+  const hsize_t start[1] = {first}, size[1] = {count};
+  h5::Handle memory_space(H5Screate_simple(1, size, nullptr), H5Sclose);
+  if (H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, size, nullptr) < 0 ||
+      H5Dread(dataset, type, memory_space, file_space, H5P_DEFAULT, data) < 0)
+    throw Error(where + ": cannot read rows " + std::to_string(first) + " to " + std::to_string(first + count - 1) +
+                " (corrupt file, or a part file of a virtual dataset is missing)");
+}
+
+// The width of a fixed-length string column; throws for any other type.
+std::size_t string_width(hid_t dataset, const std::string& where) {
+  h5::Handle file_type(H5Dget_type(dataset), H5Tclose);
+  if (H5Tget_class(file_type) != H5T_STRING || H5Tis_variable_str(file_type) > 0)
+    throw Error(where + ": not a fixed-length string column");
+  return H5Tget_size(file_type);
+}
+
+template <class T>
+void check_column_type(hid_t dataset, const std::string& where) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    string_width(dataset, where);
+  } else {
+    h5::Handle file_type(H5Dget_type(dataset), H5Tclose);
+    if (H5Tget_class(file_type) != H5Tget_class(h5::native_type<T>())) throw Error(where + ": unexpected element type");
+  }
+}
+
+// Rows [first, first + count) of one column into the member of `rows`, through `buffer`.
+template <class T>
+void read_member_range(hid_t dataset, const std::string& where, std::uint64_t first, std::uint64_t count,
+                       std::vector<unsigned char>& buffer, std::vector<PositionRow>& rows, T PositionRow::*member) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    const std::size_t width = string_width(dataset, where);
+    buffer.resize(count * width);
+    const h5::Handle type = h5::string_type(width);
+    read_range(dataset, type, first, count, buffer.data(), where);
+    for (std::uint64_t i = 0; i < count; ++i) {
+      const char* begin = reinterpret_cast<const char*>(buffer.data()) + i * width;
+      (rows[i].*member).assign(begin, strnlen(begin, width));
+    }
+  } else {
+    buffer.resize(count * sizeof(T));
+    read_range(dataset, h5::native_type<T>(), first, count, buffer.data(), where);
+    for (std::uint64_t i = 0; i < count; ++i) std::memcpy(&(rows[i].*member), buffer.data() + i * sizeof(T), sizeof(T));
+  }
+}
+
+// Rows [first, first + count) of a column are stored in chunks of `unit`
+// rows counted from `first` (1: no chunks to respect).
+struct StorageRun {
+  std::uint64_t first = 0, count = 0, unit = 1;
+};
+
+constexpr int kMaxVirtualDepth = 4;  // a master of shards of parts is 2
+
+std::string virtual_name(hid_t plist, std::size_t i, ssize_t (*get)(hid_t, std::size_t, char*, std::size_t)) {
+  const ssize_t size = get(plist, i, nullptr, 0);
+  if (size < 0) return {};
+  std::string name(static_cast<std::size_t>(size) + 1, '\0');
+  get(plist, i, name.data(), name.size());
+  name.resize(static_cast<std::size_t>(size));
+  return name;
+}
+
+// Where HDF5 finds a virtual dataset's source file: beside the file holding
+// the virtual dataset, else as named (docs/dataset.md).
+std::string source_path(const std::string& name, const std::string& virtual_file) {
+  if (name == ".") return virtual_file;
+  const std::filesystem::path path(name);
+  if (path.is_absolute()) return name;
+  const auto beside = std::filesystem::path(virtual_file).parent_path() / path;
+  return std::filesystem::exists(beside) ? beside.string() : name;
+}
+
+void storage_runs(hid_t dataset, const std::string& file, std::uint64_t offset, int depth, std::vector<StorageRun>& out);
+
+// The runs of mapping i of a virtual dataset, when its source is a whole
+// dataset of `count` rows that can be opened; else false (the reads will
+// report a missing part; the layout only guides the cuts).
+bool source_runs(hid_t plist, std::size_t i, const std::string& file, std::uint64_t first, std::uint64_t count,
+                 int depth, std::vector<StorageRun>& out) {
+  const h5::Handle source_space(H5Pget_virtual_srcspace(plist, i), H5Sclose);
+  hsize_t start[1] = {0}, end[1] = {0};
+  if (source_space < 0 || H5Sget_select_bounds(source_space, start, end) < 0 || start[0] != 0 ||
+      H5Sget_select_npoints(source_space) != static_cast<hssize_t>(count))
+    return false;
+  const std::string path = source_path(virtual_name(plist, i, H5Pget_virtual_filename), file);
+  const std::string name = virtual_name(plist, i, H5Pget_virtual_dsetname);
+  try {
+    const h5::File source = h5::File::open_read(path);
+    const h5::Handle dataset = open_column(source, name);
+    if (extent_of(dataset, path + ": " + name) != count) return false;
+    std::vector<StorageRun> runs;
+    storage_runs(dataset, path, first, depth + 1, runs);
+    out.insert(out.end(), runs.begin(), runs.end());
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+// How a column's rows are stored, as runs from row `offset` on: one run of
+// its chunks, or for a virtual dataset the runs of each source in turn.
+void storage_runs(hid_t dataset, const std::string& file, std::uint64_t offset, int depth, std::vector<StorageRun>& out) {
+  const std::uint64_t rows = extent_of(dataset, file);
+  const h5::Handle plist(H5Dget_create_plist(dataset), H5Pclose);
+  const H5D_layout_t layout = H5Pget_layout(plist);
+  if (layout == H5D_CHUNKED) {
+    hsize_t chunk[1] = {1};
+    H5Pget_chunk(plist, 1, chunk);
+    out.push_back({offset, rows, std::max<hsize_t>(1, chunk[0])});
+    return;
+  }
+  if (layout == H5D_VIRTUAL && depth < kMaxVirtualDepth) {
+    std::size_t mappings = 0;
+    H5Pget_virtual_count(plist, &mappings);
+    for (std::size_t i = 0; i < mappings; ++i) {
+      const h5::Handle space(H5Pget_virtual_vspace(plist, i), H5Sclose);
+      hsize_t start[1] = {0}, end[1] = {0};
+      if (H5Sget_select_bounds(space, start, end) < 0) continue;
+      const std::uint64_t first = offset + start[0], count = end[0] - start[0] + 1;
+      if (!source_runs(plist, i, file, first, count, depth, out)) out.push_back({first, count, 1});
+    }
+    return;
+  }
+  out.push_back({offset, rows, 1});
+}
+
+// The chunk length of the run holding `row` (1 if none does).
+std::uint64_t unit_at(const std::vector<StorageRun>& runs, std::uint64_t row) {
+  const auto after = std::upper_bound(runs.begin(), runs.end(), row,
+                                      [](std::uint64_t r, const StorageRun& run) { return r < run.first; });
+  if (after == runs.begin()) return 1;
+  const StorageRun& run = *(after - 1);
+  return row < run.first + run.count ? run.unit : 1;
+}
+
+// `target` rounded to the nearest whole number of units, or when that is
+// none (target under half a unit), target itself.
+std::uint64_t block_step(std::uint64_t target, std::uint64_t unit) {
+  const std::uint64_t units = (target + unit / 2) / unit;
+  return units > 0 ? units * unit : target;
+}
+
 }  // namespace
 
 void write_dataset_file(const std::string& path, const DatasetMeta& meta, const std::vector<GameRecord>& games) {
@@ -241,6 +407,81 @@ std::vector<PositionRow> read_positions(const std::string& path, const Variant& 
   const h5::File f = h5::File::open_read(path);
   check_dataset(read_meta(f), path, std::string(variant.name));
   return read_table<PositionRow>(f, "positions", "game_id", [](auto c) { position_columns(c); });
+}
+
+struct PositionReader::Columns {
+  explicit Columns(h5::File f) : file(std::move(f)) {}
+  h5::File file;
+  std::vector<h5::Handle> datasets;  // in position_columns order
+  std::vector<std::string> names;    // "path: positions/<column>", for messages
+  std::uint64_t rows = 0;
+  mutable std::vector<unsigned char> buffer;  // one column of a range at a time
+};
+
+PositionReader::PositionReader(const std::string& path, const Variant& variant)
+    : columns_(std::make_unique<Columns>(h5::File::open_read(path))) {
+  Columns& c = *columns_;
+  check_dataset(read_meta(c.file), path, std::string(variant.name));
+  position_columns([&](const char* name, auto member, std::size_t) {
+    using T = typename MemberType<decltype(member)>::type;
+    const std::string column = std::string("positions/") + name;
+    const std::string where = path + ": " + column;
+    c.datasets.push_back(open_column(c.file, column));
+    c.names.push_back(where);
+    check_column_type<T>(c.datasets.back(), where);
+    const std::uint64_t rows = extent_of(c.datasets.back(), where);
+    if (c.datasets.size() == 1) c.rows = rows;
+    else if (rows != c.rows)
+      throw Error(where + " has " + std::to_string(rows) + " rows, the table has " + std::to_string(c.rows));
+  });
+}
+
+PositionReader::~PositionReader() = default;
+PositionReader::PositionReader(PositionReader&&) noexcept = default;
+PositionReader& PositionReader::operator=(PositionReader&&) noexcept = default;
+
+const std::string& PositionReader::path() const { return columns_->file.path(); }
+std::uint64_t PositionReader::rows() const { return columns_->rows; }
+
+void PositionReader::read(std::uint64_t first, std::uint64_t count, std::vector<PositionRow>& rows) const {
+  const Columns& c = *columns_;
+  if (first > c.rows || count > c.rows - first)
+    throw Error(path() + ": rows " + std::to_string(first) + " to " + std::to_string(first + count) +
+                " asked for, the positions have " + std::to_string(c.rows));
+  rows.resize(count);
+  std::size_t i = 0;
+  position_columns([&](const char*, auto member, std::size_t) {
+    read_member_range(c.datasets[i], c.names[i], first, count, c.buffer, rows, member);
+    ++i;
+  });
+}
+
+std::vector<RowRange> PositionReader::blocks(std::uint64_t target_rows) const {
+  const Columns& c = *columns_;
+  constexpr std::uint64_t kMaxUnit = std::uint64_t{1} << 22;  // odd chunk lengths must not make the lcm huge
+  std::vector<std::vector<StorageRun>> runs(c.datasets.size());
+  std::vector<std::uint64_t> cuts = {0, c.rows};
+  for (std::size_t i = 0; i < c.datasets.size(); ++i) {
+    storage_runs(c.datasets[i], path(), 0, 0, runs[i]);
+    std::sort(runs[i].begin(), runs[i].end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const StorageRun& run : runs[i])
+      if (run.first < c.rows) cuts.push_back(run.first);
+  }
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  std::vector<RowRange> blocks;
+  for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+    std::uint64_t unit = 1, largest = 1;
+    for (const auto& column : runs) {
+      const std::uint64_t u = unit_at(column, cuts[k]);
+      unit = std::lcm(unit, u);
+      largest = std::max(largest, u);
+    }
+    const std::uint64_t step = block_step(std::max<std::uint64_t>(1, target_rows), unit > kMaxUnit ? largest : unit);
+    for (std::uint64_t first = cuts[k]; first < cuts[k + 1]; first += step)
+      blocks.push_back({first, std::min(step, cuts[k + 1] - first)});
+  }
+  return blocks;
 }
 
 std::vector<GameRecord> games_of(const Dataset& data) {

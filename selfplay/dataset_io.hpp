@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,43 @@ Dataset read_dataset(const std::string& path);
 
 // The positions only, refusing a file of another variant or schema version.
 std::vector<PositionRow> read_positions(const std::string& path, const Variant& variant);
+
+// Consecutive rows of a table: [first, first + count).
+struct RowRange {
+  std::uint64_t first = 0;
+  std::uint64_t count = 0;
+};
+
+// The positions of one file read a range of rows at a time (HDF5 hyperslabs),
+// for a reader that cannot hold them all: the tuner streaming its data.  The
+// columns stay open between reads, and through a master file, its parts.
+class PositionReader {
+ public:
+  // Refuses a file of another variant or schema version, as read_positions does.
+  PositionReader(const std::string& path, const Variant& variant);
+  ~PositionReader();
+  PositionReader(PositionReader&&) noexcept;
+  PositionReader& operator=(PositionReader&&) noexcept;
+
+  const std::string& path() const;
+  std::uint64_t rows() const;  // the extent of the columns: no data is read
+
+  // Rows [first, first + count) into `rows` (resized to count).
+  void read(std::uint64_t first, std::uint64_t count, std::vector<PositionRow>& rows) const;
+
+  // Ranges covering every row, in order, cut where the storage allows a
+  // clean cut: at whole chunks of every column (counted from where the
+  // column's storage begins), and in a master file never across two parts
+  // (followed into each part for its chunks).  So a pass reading the ranges
+  // decompresses each chunk once.  A range is the whole number of chunks
+  // nearest `target_rows`, or, when that is none, target_rows rows (a chunk
+  // is then read in several ranges); it is shorter at the end of a part.
+  std::vector<RowRange> blocks(std::uint64_t target_rows) const;
+
+ private:
+  struct Columns;
+  std::unique_ptr<Columns> columns_;
+};
 
 // Throws dama::Error naming `path` when `meta` is not a dataset of `variant`
 // at the schema version this program writes.

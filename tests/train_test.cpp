@@ -2,7 +2,11 @@
 // gradient matches finite differences, the fit recovers a known evaluation
 // and a known k, the split never cuts a game, bad configs are refused, and a
 // fit stopped and resumed from a checkpoint ends where an uninterrupted one
-// does, bit for bit, for any number of threads.
+// does, bit for bit, for any number of threads.  Streaming: the ranged reader
+// reads what the whole-file reader reads and cuts blocks at chunks and parts,
+// a fit on samples streamed from a master file in tiny blocks ends with the
+// same weights as in memory, bit for bit, and resumes like one in memory, and
+// dama tune streams when the estimate is over the budget.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -27,7 +31,9 @@
 #include "dataset_io.hpp"
 #include "evaluate.hpp"
 #include "model.hpp"
+#include "memory_plan.hpp"
 #include "optimizer.hpp"
+#include "sample_source.hpp"
 #include "samples.hpp"
 #include "split.hpp"
 #include "test_support.hpp"
@@ -494,6 +500,8 @@ max_epochs = 12
 patience = 4
 validation_share = 0.0
 seed = 99
+[data]
+memory_mb = 2048
 )", "test.toml");
   EXPECT_EQ(s.model.loss, LossKind::MeanSquaredError);
   EXPECT_EQ(s.model.lambda, 0.25);
@@ -510,6 +518,7 @@ seed = 99
   EXPECT_EQ(s.patience, 4);
   EXPECT_EQ(s.validation_share, 0.0);
   EXPECT_EQ(s.seed, 99u);
+  EXPECT_EQ(s.data.memory_mb, 2048u);
   // Left out: the defaults.
   EXPECT_EQ(parse_train_config("", "empty.toml").max_epochs, TrainSettings{}.max_epochs);
 }
@@ -540,6 +549,10 @@ TEST(TunerConfig, RefusesWithOneLineNamingFileAndKey) {
   expect_refused("[optimizer]\nbatch_size = -1\n", {"optimizer.batch_size"});
   expect_refused("[model\nloss = 1\n", {"not valid TOML"});
   expect_refused("[optimizer]\nlearning_rate = 0.01\nmin_learning_rate = 0.1\n", {"optimizer.min_learning_rate"});
+  expect_refused("[data]\nmemory_mb = -1\n", {":2: data.memory_mb", "between 0 and", "got -1"});
+  expect_refused("[data]\nmemory_mb = 1.5\n", {":2: data.memory_mb", "expected an integer"});
+  expect_refused("[data]\nmemory_mb = \"8G\"\n", {":2: data.memory_mb", "expected an integer", "string"});
+  expect_refused("[data]\nmemory = 100\n", {"data.memory", "unknown key"});
   EXPECT_THROW(load_train_config(temp_path("no_such.toml")), Error);
 }
 
@@ -564,6 +577,313 @@ TEST(TunerTrainingLog, ResumingCutsRowsTheCheckpointDoesNotHold) {
   EXPECT_THAT(lines[3], StartsWith("3,0.5,0.6,"));
   EXPECT_THAT(lines[4], StartsWith("4,0.4,0.45,"));
   std::remove(path.c_str());
+}
+
+// ---------------------------------------------------------------------------
+// Streaming: sums in pieces, the ranged reader, streamed fits, the memory plan
+
+TEST(TunerModel, TheLossDoesNotDependOnHowTheSamplesArrive) {
+  const Variant& v = find_variant("spanish");
+  const Eigen::VectorXd w = vector_of(default_weights(v));
+  const auto data = labelled_data(v, w, 9000, 4, true_labels(1.1));
+  const Model model{1.1, 0.5, LossKind::MeanSquaredError};
+  const auto targets = targets_of(data.samples, model);
+  const auto which = all_of(data.samples);
+  Eigen::VectorXd whole_gradient;
+  const double whole = mean_loss(data.samples, targets, which, w, model, &whole_gradient);
+  // Pieces of uneven sizes, some across chunk boundaries, some within a chunk.
+  LossSum pieces(model, w, true);
+  test::Random random(8);
+  for (Selection rest(which); !rest.empty();) {
+    const std::size_t n = std::min<std::size_t>(rest.size(), 1 + random.below(3000));
+    pieces.add(data.samples, targets, rest.first(n));
+    rest = rest.subspan(n);
+  }
+  const LossSum::Result result = pieces.finish();
+  EXPECT_EQ(result.mean_losses[0], whole);
+  EXPECT_TRUE(result.mean_gradient == whole_gradient);
+  EXPECT_TRUE((whole_gradient.array() != 0.0).any()) << "the gradient is not all zero";
+}
+
+// Games of rows grouped by game id, in game order.
+std::vector<GameRecord> games_of_rows(const std::vector<PositionRow>& rows) {
+  std::map<std::uint64_t, GameRecord> games;
+  for (const PositionRow& row : rows) {
+    GameRecord& g = games[row.game_id];
+    g.game.game_id = row.game_id;
+    g.positions.push_back(row);
+  }
+  std::vector<GameRecord> records;
+  for (auto& [id, g] : games) records.push_back(g);
+  return records;
+}
+
+// `rows` written the way a self-play job leaves them while it runs: part
+// files of whole games in DIR/NAME.parts/, joined by the master DIR/NAME
+// (virtual datasets, relative paths).  Returns the master's path.
+std::string write_master(const std::filesystem::path& dir, const std::string& variant,
+                         const std::vector<PositionRow>& rows, std::size_t parts) {
+  const std::vector<GameRecord> games = games_of_rows(rows);
+  const std::string name = "data.h5";
+  std::filesystem::create_directories(dir / (name + ".parts"));
+  DatasetMeta meta;
+  meta.variant = variant;
+  std::vector<PartCounts> counts;
+  for (std::size_t p = 0; p < parts; ++p) {
+    const std::vector<GameRecord> part(games.begin() + games.size() * p / parts,
+                                       games.begin() + games.size() * (p + 1) / parts);
+    const std::string relative = name + ".parts/part-" + std::to_string(p) + ".h5";
+    write_dataset_file((dir / relative).string(), meta, part);
+    counts.push_back(count_rows((dir / relative).string(), relative));
+  }
+  write_master_file((dir / name).string(), meta, counts);
+  return (dir / name).string();
+}
+
+void expect_same_rows(const std::vector<PositionRow>& a, const std::vector<PositionRow>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    SCOPED_TRACE("row " + std::to_string(i));
+    EXPECT_EQ(a[i].own_men, b[i].own_men);
+    EXPECT_EQ(a[i].own_kings, b[i].own_kings);
+    EXPECT_EQ(a[i].opp_men, b[i].opp_men);
+    EXPECT_EQ(a[i].opp_kings, b[i].opp_kings);
+    EXPECT_EQ(a[i].side_to_move, b[i].side_to_move);
+    EXPECT_EQ(a[i].ply, b[i].ply);
+    EXPECT_EQ(a[i].quiet_plies, b[i].quiet_plies);
+    EXPECT_EQ(a[i].game_id, b[i].game_id);
+    EXPECT_EQ(a[i].score, b[i].score);
+    EXPECT_EQ(a[i].best_move, b[i].best_move);
+    EXPECT_EQ(a[i].best_captured, b[i].best_captured);
+    EXPECT_EQ(a[i].result, b[i].result);
+  }
+}
+
+// Blocks cover [0, rows) in order, without gaps or overlaps.
+void expect_cover(const std::vector<RowRange>& blocks, std::uint64_t rows) {
+  std::uint64_t next = 0;
+  for (const RowRange& b : blocks) {
+    EXPECT_EQ(b.first, next);
+    EXPECT_GT(b.count, 0u);
+    next = b.first + b.count;
+  }
+  EXPECT_EQ(next, rows);
+}
+
+class TunerPositionReader : public ::testing::Test {
+ protected:
+  const Variant& variant = find_variant("russian");
+  const std::filesystem::path dir = temp_path("reader");
+  void TearDown() override { std::filesystem::remove_all(dir); }
+
+  std::vector<PositionRow> rows(int count, std::uint64_t seed) {
+    auto data = labelled_data(variant, vector_of(default_weights(variant)), count, seed, true_labels(1.0));
+    for (std::size_t i = 0; i < data.rows.size(); ++i) {  // every column distinct from row to row
+      data.rows[i].ply = static_cast<std::uint16_t>(i);
+      data.rows[i].quiet_plies = static_cast<std::uint16_t>(i % 80);
+      data.rows[i].best_move = std::to_string(i % 32 + 1) + "-" + std::to_string(i % 29 + 1);
+      data.rows[i].best_captured = i * 977;
+    }
+    return data.rows;
+  }
+};
+
+TEST_F(TunerPositionReader, ReadsRangesOfAMasterFileAsTheWholeFileReaderDoes) {
+  const auto written = rows(1500, 61);
+  const std::string master = write_master(dir, "russian", written, 4);
+  const PositionReader reader(master, variant);
+  ASSERT_EQ(reader.rows(), written.size());
+  const std::vector<PositionRow> whole = read_positions(master, variant);
+  expect_same_rows(whole, written);
+  std::vector<PositionRow> range;
+  for (const auto& [first, count] : {std::pair<std::uint64_t, std::uint64_t>{0, 1500}, {0, 1}, {377, 600}, {1499, 1}, {700, 0}}) {
+    reader.read(first, count, range);
+    expect_same_rows(range, std::vector<PositionRow>(written.begin() + first, written.begin() + first + count));
+  }
+  EXPECT_THROW(reader.read(1400, 101, range), Error);
+  EXPECT_THROW(PositionReader(master, find_variant("czech")), Error);
+}
+
+TEST_F(TunerPositionReader, CutsBlocksAtPartsAndWholeChunks) {
+  const auto written = rows(1500, 62);
+  const std::string master = write_master(dir, "russian", written, 4);
+  const PositionReader reader(master, variant);
+  std::vector<std::uint64_t> part_starts;
+  for (std::size_t p = 0, first = 0; p < 4; ++p) {
+    part_starts.push_back(first);
+    first += count_rows((dir / ("data.h5.parts/part-" + std::to_string(p) + ".h5")).string(), "").positions;
+  }
+  // A part smaller than a chunk is one chunk: a large target gives one block a part.
+  std::vector<std::uint64_t> starts;
+  for (const RowRange& b : reader.blocks(100000)) starts.push_back(b.first);
+  EXPECT_EQ(starts, part_starts);
+  expect_cover(reader.blocks(100000), reader.rows());
+  // A target below a chunk cuts it, but still never across a part.
+  const auto small = reader.blocks(97);
+  expect_cover(small, reader.rows());
+  for (const RowRange& b : small) {
+    EXPECT_LE(b.count, 97u);
+    const auto part = std::upper_bound(part_starts.begin(), part_starts.end(), b.first) - 1;
+    const std::uint64_t part_end = part + 1 == part_starts.end() ? reader.rows() : *(part + 1);
+    EXPECT_LE(b.first + b.count, part_end) << "block at " << b.first << " crosses a part";
+  }
+  EXPECT_GT(small.size(), reader.rows() / 97);
+}
+
+TEST_F(TunerPositionReader, CutsAPlainFileAtWholeChunks) {
+  const auto written = rows(20000, 63);
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "plain.h5").string();
+  DatasetMeta meta;
+  meta.variant = "russian";
+  write_dataset_file(path, meta, games_of_rows(written));
+  const PositionReader reader(path, variant);
+  // The writer's chunks are 8192 rows (8-byte columns) and 16384 (narrower
+  // ones): blocks are whole multiples of 16384 rows, the target rounded.
+  auto firsts = [](const std::vector<RowRange>& blocks) {
+    std::vector<std::uint64_t> f;
+    for (const RowRange& b : blocks) f.push_back(b.first);
+    return f;
+  };
+  EXPECT_EQ(firsts(reader.blocks(10000)), (std::vector<std::uint64_t>{0, 16384}));
+  EXPECT_EQ(firsts(reader.blocks(40000)), (std::vector<std::uint64_t>{0}));
+  expect_cover(reader.blocks(10000), 20000);
+  expect_cover(reader.blocks(5000), 20000);
+  EXPECT_EQ(reader.blocks(5000).size(), 4u);
+}
+
+// One data set as both sources see it: the rows of a master file over parts,
+// cut into tiny blocks (smaller than a chunk, so mini-batches span blocks).
+struct StreamedFit {
+  static constexpr std::uint64_t kBlockRows = 97;
+  std::filesystem::path dir = temp_path("streamed_fit");
+  SmallFit fit;
+  std::vector<PositionRow> rows;
+  std::string master;
+  PositionBlocks blocks;
+  std::shared_ptr<PositionReader> reader;
+
+  StreamedFit(OptimizerKind kind, std::uint32_t batch) : fit(kind, batch) {
+    fit.settings.fit_k = true;
+    rows = fit.data.rows;
+    master = write_master(dir, "czech", rows, 3);
+    reader = std::make_shared<PositionReader>(master, find_variant("czech"));
+    blocks.files = {master};
+    for (const RowRange& r : reader->blocks(kBlockRows)) blocks.blocks.push_back({0, r.first, static_cast<std::size_t>(r.count)});
+    blocks.read = [r = reader](const RowBlock& b, std::vector<PositionRow>& out) { r->read(b.first, b.count, out); };
+  }
+  ~StreamedFit() { std::filesystem::remove_all(dir); }
+
+  StreamedSamples streamed() const {
+    return StreamedSamples(blocks, find_variant("czech"), fit.settings.validation_share, fit.settings.seed);
+  }
+  TrainerState run(SampleSource& source, int stop_after = 0) const {
+    TrainerState state = start_training(source, fit.settings, fit.start);
+    train(source, fit.settings, state, [&](const EpochReport& r, const TrainerState&) {
+      return stop_after == 0 || r.epoch < stop_after;
+    });
+    return state;
+  }
+};
+
+class TunerStreaming : public ::testing::TestWithParam<std::uint32_t> {};
+
+TEST_P(TunerStreaming, FitsTheSameWeightsAsInMemoryBitForBit) {
+  StreamedFit s(OptimizerKind::Adam, GetParam());
+  s.fit.settings.validation_share = 0.2;
+  const SampleSet samples = make_samples(s.rows, find_variant("czech"));
+  const Split split = split_by_game(samples, s.fit.settings.validation_share, s.fit.settings.seed);
+  InMemorySamples in_memory(samples, split, s.blocks.block_sizes());
+  StreamedSamples streamed = s.streamed();
+  ASSERT_GT(s.blocks.blocks.size(), 30u);
+  EXPECT_EQ(streamed.training_size(), split.training.size());
+  EXPECT_EQ(streamed.validation_size(), split.validation.size());
+  EXPECT_EQ(streamed.data_digest(), in_memory.data_digest());
+  EXPECT_EQ(run_fingerprint(s.fit.settings, streamed, s.fit.start), run_fingerprint(s.fit.settings, in_memory, s.fit.start));
+
+  const TrainerState held = s.run(in_memory);
+  const TrainerState read = s.run(streamed);
+  EXPECT_EQ(held.epoch, 10);
+  expect_same(read, held);
+  EXPECT_LT(held.best_loss, s.run(in_memory, 1).best_loss) << "the fit improves";
+  if (GetParam() == 0) {
+    // A full batch does not depend on the blocks: the same as the whole set as one block.
+    InMemorySamples one_block(samples, split);
+    expect_same(s.run(one_block), held);
+  }
+}
+
+TEST_P(TunerStreaming, ResumesWhereAnUninterruptedStreamedFitEnds) {
+  StreamedFit s(OptimizerKind::Adam, GetParam());
+  StreamedSamples streamed = s.streamed();
+  const TrainerState whole = s.run(streamed);
+  const TrainerState stopped = s.run(streamed, 4);
+  ASSERT_EQ(stopped.epoch, 4);
+  const std::string path = temp_path("streamed.checkpoint");
+  const auto fingerprint = run_fingerprint(s.fit.settings, streamed, s.fit.start);
+  save_checkpoint(path, stopped, fingerprint);
+  TrainerState resumed = load_checkpoint(path, fingerprint);
+  train(streamed, s.fit.settings, resumed);
+  expect_same(resumed, whole);
+  std::remove(path.c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(Batches, TunerStreaming, ::testing::Values(0u, 128u),
+                         [](const auto& batch) { return batch.param ? std::string("MiniBatch") : std::string("FullBatch"); });
+
+TEST(TunerStreamingBlocks, HoldsOneBlockAtATimeAndReadsEachOncePerPass) {
+  StreamedFit s(OptimizerKind::Adam, 0);
+  std::vector<std::size_t> reads;
+  PositionBlocks counted = s.blocks;
+  counted.read = [&, inner = s.blocks.read](const RowBlock& b, std::vector<PositionRow>& rows) {
+    reads.push_back(b.first);
+    inner(b, rows);
+  };
+  StreamedSamples streamed(counted, find_variant("czech"), 0.2, 5);
+  ASSERT_EQ(reads.size(), s.blocks.blocks.size()) << "the scan reads every block once";
+  reads.clear();
+  std::size_t largest = 0, visits = 0;
+  streamed.visit({}, Model{}, [&](const SampleBlock& block) {
+    largest = std::max(largest, block.samples.size());
+    ++visits;
+  });
+  EXPECT_EQ(visits, s.blocks.blocks.size());
+  EXPECT_EQ(reads.size(), s.blocks.blocks.size());
+  EXPECT_LE(largest, StreamedFit::kBlockRows);
+}
+
+TEST(TunerStreamingBlocks, NameTheFileAndRowOfABadPosition) {
+  StreamedFit s(OptimizerKind::Adam, 0);
+  PositionBlocks bad = s.blocks;
+  bad.read = [inner = s.blocks.read](const RowBlock& b, std::vector<PositionRow>& rows) {
+    inner(b, rows);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (b.first + i == 1234) rows[i].own_men |= 1;  // a man on its crowning row
+  };
+  try {
+    StreamedSamples(bad, find_variant("czech"), 0.2, 5);
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), StartsWith(s.master + ": position row 1234 (game "));
+  }
+}
+
+TEST(TunerMemoryPlan, StreamsWhenTheEstimateIsOverTheBudget) {
+  const Variant& v = find_variant("international");
+  const auto probe = labelled_data(v, vector_of(default_weights(v)), 500, 71, true_labels(1.0)).samples;
+  const double terms = static_cast<double>(probe.term_count()) / static_cast<double>(probe.size());
+  const std::uint64_t positions = 3'000'000, block = 65536;
+  const MemoryPlan roomy = plan_memory(positions, block, probe, std::uint64_t{64} << 30);
+  EXPECT_FALSE(roomy.stream);
+  EXPECT_DOUBLE_EQ(roomy.terms_per_position, terms);
+  EXPECT_GT(roomy.bytes_per_position, probe.bytes_per_position()) << "the split, the targets and headroom";
+  EXPECT_LT(roomy.bytes_per_position, 1.3 * probe.bytes_per_position());
+  EXPECT_GE(roomy.in_memory_bytes, positions * roomy.bytes_per_position);
+  EXPECT_LT(roomy.streamed_bytes, roomy.in_memory_bytes / 20);
+  const MemoryPlan tight = plan_memory(positions, block, probe, roomy.in_memory_bytes - 1);
+  EXPECT_TRUE(tight.stream);
+  EXPECT_TRUE(plan_memory(positions, block, probe, 1 << 20).stream);
+  EXPECT_FALSE(plan_memory(positions, block, probe, roomy.in_memory_bytes).stream);
 }
 
 // ---------------------------------------------------------------------------
@@ -662,10 +982,46 @@ TEST_F(TuneCommand, RefusesBadInputWithOneLine) {
   EXPECT_THAT(r.err, HasSubstr(data));
   EXPECT_THAT(r.err, HasSubstr("russian"));
 
+  std::ofstream(config) << "[data]\nmemory_mb = -5\n";
+  r = run_tune(base());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr(config + ":2: data.memory_mb: must be between 0 and"));
+
   std::ofstream(config) << "";
   r = run_tune(base() + " --resume");
   EXPECT_EQ(r.exit_code, 2) << "no checkpoint to resume";
   EXPECT_THAT(r.err, HasSubstr(out + ".checkpoint"));
+}
+
+TEST_F(TuneCommand, StreamsOverTheBudgetAndFitsTheSameWeightsAsInMemory) {
+  // Blocks of 300 rows, less than the file's chunks; the config's mini-batches span blocks.
+  TuneRun r = run_tune(base() + " --block-rows 300 --memory-mb 1000");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("mode      in memory (within the budget)"));
+  const Weights held = load_weights(out, variant);
+  EXPECT_EQ(held.metadata.at("streamed"), false);
+  std::remove((out + ".checkpoint").c_str());
+
+  r = run_tune(base() + " --block-rows 300 --stream");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("mode      streamed (--stream): every pass reads the files again, 7 blocks of up to 300 rows"));
+  const Weights streamed = load_weights(out, variant);
+  EXPECT_EQ(streamed.metadata.at("streamed"), true);
+  EXPECT_EQ(streamed.values, held.values);
+  EXPECT_NE(streamed.values, default_weights(variant).values);
+
+  // A checkpoint does not depend on the mode: the streamed fit, finished, resumes in memory unchanged.
+  r = run_tune(base() + " --block-rows 300 --resume");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("resumed   at epoch 4"));
+  EXPECT_EQ(load_weights(out, variant).values, held.values);
+
+  // A budget below the estimate streams.
+  std::remove((out + ".checkpoint").c_str());
+  r = run_tune(base() + " --memory-mb 1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("budget 1 MiB (--memory-mb)"));
+  EXPECT_THAT(r.out, HasSubstr("mode      streamed (over the budget)"));
 }
 
 }  // namespace

@@ -15,9 +15,11 @@ namespace dama::train {
 namespace {
 
 constexpr const char* kFormat = "dama-tune-checkpoint";
-constexpr int kVersion = 1;
+// 2: the data digest is taken position by position (the same for streamed
+// data), and the sums of a pass are cut into fixed chunks.
+constexpr int kVersion = 2;
 
-// A digest of raw bytes, 8 at a time: cheap enough for every term of a data set.
+// A digest of raw bytes, 8 at a time.
 template <class T>
 std::uint64_t digest(std::span<const T> values, std::uint64_t h = 0) {
   const auto* bytes = reinterpret_cast<const unsigned char*>(values.data());
@@ -129,20 +131,26 @@ std::string first_difference(const nlohmann::json& a, const nlohmann::json& b) {
 
 }  // namespace
 
+nlohmann::json run_fingerprint(const TrainSettings& settings, SampleSource& source, const Eigen::VectorXd& start) {
+  nlohmann::json fingerprint = {
+      {"settings", settings_json(settings)},
+      {"positions", source.training_size() + source.validation_size()},
+      {"training_positions", source.training_size()},
+      {"validation_positions", source.validation_size()},
+      {"data_digest", hex(source.data_digest())},
+      {"start_digest", hex(digest(std::span<const double>(start.data(), static_cast<std::size_t>(start.size()))))}};
+  if (settings.optimizer.batch_size > 0) {
+    const std::vector<std::size_t>& sizes = source.block_sizes();
+    const std::vector<std::uint64_t> rows(sizes.begin(), sizes.end());
+    fingerprint["blocks"] = {{"count", rows.size()}, {"digest", hex(digest(std::span<const std::uint64_t>(rows)))}};
+  }
+  return fingerprint;
+}
+
 nlohmann::json run_fingerprint(const TrainSettings& settings, const SampleSet& samples, const Split& split,
                                const Eigen::VectorXd& start) {
-  std::uint64_t data = digest(std::span<const std::uint32_t>(samples.offsets));
-  data = digest(std::span<const std::uint16_t>(samples.indices), data);
-  data = digest(std::span<const float>(samples.coefficients), data);
-  data = digest(std::span<const std::int8_t>(samples.results), data);
-  data = digest(std::span<const float>(samples.scores), data);
-  data = digest(std::span<const std::uint64_t>(samples.game_ids), data);
-  return {{"settings", settings_json(settings)},
-          {"positions", samples.size()},
-          {"training_positions", split.training.size()},
-          {"validation_positions", split.validation.size()},
-          {"data_digest", hex(data)},
-          {"start_digest", hex(digest(std::span<const double>(start.data(), static_cast<std::size_t>(start.size()))))}};
+  InMemorySamples source(samples, split);
+  return run_fingerprint(settings, source, start);
 }
 
 void save_checkpoint(const std::string& path, const TrainerState& state, const nlohmann::json& fingerprint) {

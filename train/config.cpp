@@ -104,6 +104,7 @@ constexpr double kHuge = 1e12;
 constexpr long long kMaxInt = std::numeric_limits<int>::max();
 constexpr long long kMaxBatch = std::numeric_limits<std::uint32_t>::max();
 constexpr long long kMaxSeed = std::numeric_limits<long long>::max();  // TOML integers are signed 64-bit
+constexpr long long kMaxMemoryMb = 1LL << 30;  // a pebibyte: past any machine, short of overflowing bytes
 
 const std::vector<Key>& keys() {
   using F = const Field&;
@@ -133,6 +134,7 @@ const std::vector<Key>& keys() {
       {"training", "validation_share", [](F f, S s) { s.validation_share = f.number(0, 0.9); }},
       {"training", "seed", [](F f, S s) { s.seed = static_cast<std::uint64_t>(f.integer(0, kMaxSeed)); }},
       {"training", "checkpoint_every", [](F f, S s) { s.checkpoint_every = static_cast<int>(f.integer(1, kMaxInt)); }},
+      {"data", "memory_mb", [](F f, S s) { s.data.memory_mb = static_cast<std::uint64_t>(f.integer(0, kMaxMemoryMb)); }},
   };
   return all;
 }
@@ -169,7 +171,7 @@ TrainSettings parse_train_config(std::string_view text, const std::string& origi
     const std::string section(section_key.str());
     if (!is_section(section))
       throw Error(where(origin, section_node) + ": " + section +
-                  ": unknown key (sections: model, optimizer, training)");
+                  ": unknown key (sections: model, optimizer, training, data)");
     const toml::table* table = section_node.as_table();
     if (!table) throw Error(where(origin, section_node) + ": " + section + ": expected a table ([" + section + "])");
     for (const auto& [name_key, node] : *table) {

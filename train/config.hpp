@@ -8,6 +8,7 @@
 //                schedule = "constant" | "step" | "cosine", min_learning_rate,
 //                step_epochs, step_factor, beta1, beta2, epsilon, batch_size, l2
 //   [training]   max_epochs, patience, validation_share, seed, checkpoint_every
+//   [data]       memory_mb
 // A key left out keeps its default (settings.hpp).
 #pragma once
 

@@ -29,9 +29,17 @@ struct LossSlope {
   return {error * error, 2 * error * p * (1 - p) * scale};
 }
 
-// Fixed, thread-independent chunks: the pass sums each chunk on its own and
-// adds the chunks up in order (see mean_loss).
-std::size_t chunk_count(std::size_t n) { return std::clamp<std::size_t>(n / 2048, 1, 64); }
+// Chunks summed in parallel at most at once: bounds the gradient vectors
+// held (one per chunk) while giving every thread of a large machine work.
+constexpr std::size_t kWindowChunks = 64;
+
+// The weighted sum of terms [first, last): a sample's evaluation in centi-men.
+[[gnu::always_inline]] inline double eval_of(std::uint32_t first, std::uint32_t last, const std::uint16_t* indices,
+                                             const float* coefficients, const double* weights) {
+  double eval = 0;
+  for (std::uint32_t j = first; j < last; ++j) eval += static_cast<double>(coefficients[j]) * weights[indices[j]];
+  return eval;
+}
 
 }  // namespace
 
@@ -55,78 +63,99 @@ std::vector<float> targets_of(const SampleSet& samples, const Model& model) {
   return targets;
 }
 
-double mean_loss(const SampleSet& samples, const std::vector<float>& targets, Selection which,
-                 const Eigen::VectorXd& w, const Model& model, Eigen::VectorXd* gradient) {
-  const std::size_t n = which.size();
-  const Eigen::Index size = w.size();
-  if (gradient) gradient->setZero(size);
-  if (n == 0) return 0;
-  const std::size_t chunks = chunk_count(n);
-  std::vector<double> chunk_loss(chunks, 0.0);
-  // One gradient accumulator per chunk, each written by one thread only.
-  std::vector<Eigen::VectorXd> chunk_gradient(gradient ? chunks : 0);
-  const double scale = model.k * kPerMan;
-  const LossKind kind = model.loss;
+LossSum::LossSum(const Model& model, const Eigen::VectorXd& w, bool with_gradient)
+    : loss_(model.loss), scales_{model.k * kPerMan}, w_(w), with_gradient_(with_gradient), total_losses_(1, 0.0) {
+  if (with_gradient_) total_gradient_.setZero(w.size());
+}
+
+LossSum::LossSum(LossKind loss, std::span<const double> ks, const Eigen::VectorXd& w)
+    : loss_(loss), w_(w), with_gradient_(false), total_losses_(ks.size(), 0.0) {
+  for (const double k : ks) scales_.push_back(k * kPerMan);
+}
+
+void LossSum::add(const SampleSet& samples, std::span<const float> targets, Selection which) {
+  count_ += which.size();
+  while (!which.empty()) which = which.subspan(add_window(samples, targets, which));
+}
+
+// Sums the rest of the open chunk and up to kWindowChunks - 1 chunks after it
+// in parallel, then adds the chunks completed to the totals in order; the
+// last one, if not full, stays open for the next piece.  Returns the samples
+// of `which` taken.
+std::size_t LossSum::add_window(const SampleSet& samples, std::span<const float> targets, Selection which) {
+  std::vector<Selection> parts;  // parts[0] goes into open_, parts[i] into window_[i - 1]
+  std::size_t taken = 0;
+  for (std::size_t room = kChunkSamples - open_.samples; taken < which.size() && parts.size() < kWindowChunks;
+       room = kChunkSamples) {
+    parts.push_back(which.subspan(taken, std::min(room, which.size() - taken)));
+    taken += parts.back().size();
+  }
+  if (window_.size() < parts.size() - 1) window_.resize(parts.size() - 1);
+  auto chunk = [&](std::size_t i) -> Chunk& { return i == 0 ? open_ : window_[i - 1]; };
+  // One part (a small piece) runs on this thread: waking a team costs more than it sums.
+#pragma omp parallel for schedule(dynamic, 1) if (parts.size() > 1)
+  for (std::size_t i = 0; i < parts.size(); ++i) sum_into(chunk(i), samples, targets, parts[i]);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (chunk(i).samples == kChunkSamples) fold(chunk(i));
+    else if (i > 0) std::swap(open_, chunk(i));  // the last part: open_ was folded, so it is empty
+  }
+  return taken;
+}
+
+void LossSum::sum_into(Chunk& chunk, const SampleSet& samples, std::span<const float> targets,
+                       Selection which) const {
+  if (chunk.samples == 0) {  // a fresh chunk: zeroed here, by the thread that fills it
+    chunk.losses.assign(scales_.size(), 0.0);
+    if (with_gradient_) chunk.gradient.setZero(w_.size());
+  }
   const std::uint32_t* offsets = samples.offsets.data();
   const std::uint16_t* indices = samples.indices.data();
   const float* coefficients = samples.coefficients.data();
-  const double* weights = w.data();
-
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::size_t c = 0; c < chunks; ++c) {
-    const std::size_t begin = n * c / chunks, end = n * (c + 1) / chunks;
-    double* g = nullptr;
-    if (gradient) {
-      chunk_gradient[c].setZero(size);
-      g = chunk_gradient[c].data();
-    }
-    double loss = 0;
-    for (std::size_t k = begin; k < end; ++k) {
-      const std::uint32_t i = which[k];
+  const double* weights = w_.data();
+  if (scales_.size() == 1) {
+    const double scale = scales_[0];
+    double* g = with_gradient_ ? chunk.gradient.data() : nullptr;
+    double loss = chunk.losses[0];
+    for (const std::uint32_t i : which) {
       const std::uint32_t first = offsets[i], last = offsets[i + 1];
-      double eval = 0;
-      for (std::uint32_t j = first; j < last; ++j) eval += static_cast<double>(coefficients[j]) * weights[indices[j]];
-      const LossSlope ls = loss_and_slope(kind, scale, eval, targets[i]);
+      const LossSlope ls = loss_and_slope(loss_, scale, eval_of(first, last, indices, coefficients, weights), targets[i]);
       loss += ls.loss;
       if (g)
         for (std::uint32_t j = first; j < last; ++j) g[indices[j]] += ls.slope * static_cast<double>(coefficients[j]);
     }
-    chunk_loss[c] = loss;
-  }
-
-  double total = 0;
-  for (std::size_t c = 0; c < chunks; ++c) {
-    total += chunk_loss[c];
-    if (gradient) *gradient += chunk_gradient[c];
-  }
-  const double inverse = 1.0 / static_cast<double>(n);
-  if (gradient) *gradient *= inverse;
-  return total * inverse;
-}
-
-double fit_k(const SampleSet& samples, Selection which, const Eigen::VectorXd& w, LossKind loss) {
-  const std::vector<float> results = targets_of(samples, Model{1.0, 1.0, loss});  // lambda = 1: no k in them
-  auto loss_at = [&](double log_k) { return mean_loss(samples, results, which, w, Model{std::exp(log_k), 1.0, loss}); };
-  const double golden = (std::sqrt(5.0) - 1) / 2;
-  double lo = std::log(0.01), hi = std::log(20.0);
-  double a = hi - golden * (hi - lo), b = lo + golden * (hi - lo);
-  double fa = loss_at(a), fb = loss_at(b);
-  for (int i = 0; i < 60 && hi - lo > 1e-6; ++i) {
-    if (fa < fb) {
-      hi = b;
-      b = a;
-      fb = fa;
-      a = hi - golden * (hi - lo);
-      fa = loss_at(a);
-    } else {
-      lo = a;
-      a = b;
-      fa = fb;
-      b = lo + golden * (hi - lo);
-      fb = loss_at(b);
+    chunk.losses[0] = loss;
+  } else {
+    for (const std::uint32_t i : which) {
+      const double eval = eval_of(offsets[i], offsets[i + 1], indices, coefficients, weights);
+      for (std::size_t s = 0; s < scales_.size(); ++s)
+        chunk.losses[s] += loss_and_slope(loss_, scales_[s], eval, targets[i]).loss;
     }
   }
-  return std::exp((lo + hi) / 2);
+  chunk.samples += which.size();
+}
+
+void LossSum::fold(Chunk& chunk) {
+  for (std::size_t s = 0; s < scales_.size(); ++s) total_losses_[s] += chunk.losses[s];
+  if (with_gradient_) total_gradient_ += chunk.gradient;
+  chunk.samples = 0;
+}
+
+LossSum::Result LossSum::finish() {
+  if (open_.samples > 0) fold(open_);
+  Result result;
+  const double inverse = count_ ? 1.0 / static_cast<double>(count_) : 0.0;
+  for (const double total : total_losses_) result.mean_losses.push_back(total * inverse);
+  if (with_gradient_) result.mean_gradient = total_gradient_ * inverse;
+  return result;
+}
+
+double mean_loss(const SampleSet& samples, const std::vector<float>& targets, Selection which,
+                 const Eigen::VectorXd& w, const Model& model, Eigen::VectorXd* gradient) {
+  LossSum sum(model, w, gradient != nullptr);
+  sum.add(samples, targets, which);
+  LossSum::Result result = sum.finish();
+  if (gradient) *gradient = std::move(result.mean_gradient);
+  return result.mean_losses[0];
 }
 
 }  // namespace dama::train

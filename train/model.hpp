@@ -45,18 +45,60 @@ std::vector<float> targets_of(const SampleSet& samples, const Model& model);
 // The samples a pass runs over: indices into a SampleSet.
 using Selection = std::span<const std::uint32_t>;
 
+// A mean loss, and its gradient when asked, over samples that arrive in
+// pieces: a whole data set in memory, block after block of a file, a
+// mini-batch that spans two blocks.  The samples are summed in fixed chunks
+// of kChunkSamples consecutive samples of the whole sequence, each chunk by
+// one thread in sequence order, and the chunk sums are added up in order.
+// So the result is the same to the last bit for any number of threads and
+// however the sequence is cut into pieces: data streamed block by block sums
+// exactly like the same data held in memory.
+class LossSum {
+ public:
+  static constexpr std::size_t kChunkSamples = 2048;
+
+  // The loss under `model` at weights w.  w is read as the pieces are added:
+  // it must not change until finish().
+  LossSum(const Model& model, const Eigen::VectorXd& w, bool with_gradient);
+  // The losses at several k at once (targets as given, no gradient): the
+  // sums fit_k compares, one pass for all of them.
+  LossSum(LossKind loss, std::span<const double> ks, const Eigen::VectorXd& w);
+
+  // The next samples of the sequence: `which` indexes samples and targets.
+  void add(const SampleSet& samples, std::span<const float> targets, Selection which);
+  std::size_t count() const { return count_; }
+
+  struct Result {
+    std::vector<double> mean_losses;  // one per k (0 for no samples)
+    Eigen::VectorXd mean_gradient;    // empty without a gradient
+  };
+  Result finish();
+
+ private:
+  struct Chunk {
+    std::vector<double> losses;  // one per k
+    Eigen::VectorXd gradient;
+    std::size_t samples = 0;
+  };
+  std::size_t add_window(const SampleSet& samples, std::span<const float> targets, Selection which);
+  void sum_into(Chunk& chunk, const SampleSet& samples, std::span<const float> targets, Selection which) const;
+  void fold(Chunk& chunk);
+
+  LossKind loss_;
+  std::vector<double> scales_;  // k / 100 for each k
+  const Eigen::VectorXd& w_;
+  bool with_gradient_;
+  std::size_t count_ = 0;
+  std::vector<double> total_losses_;
+  Eigen::VectorXd total_gradient_;
+  Chunk open_;                 // the chunk the next sample goes into
+  std::vector<Chunk> window_;  // chunks after it, summed in parallel with it
+};
+
 // The mean loss over `which` at weights w and, when gradient is not null, its
-// gradient with respect to w (resized to w's size).  Runs on every OpenMP
-// thread; the sum is taken in fixed chunks of the selection reduced in order,
-// so the result is the same to the last bit for any number of threads.
+// gradient with respect to w (resized to w's size): one LossSum over the
+// selection, on every OpenMP thread.
 double mean_loss(const SampleSet& samples, const std::vector<float>& targets, Selection which,
                  const Eigen::VectorXd& w, const Model& model, Eigen::VectorXd* gradient = nullptr);
-
-// The k that minimises the mean loss against the game results alone (lambda
-// = 1) at weights w: a golden-section search on log k over [0.01, 20].  The
-// results are what ties scores to outcomes; fitted against the scores
-// themselves k would shrink towards 0, where every target and prediction is
-// an even 0.5.
-double fit_k(const SampleSet& samples, Selection which, const Eigen::VectorXd& w, LossKind loss);
 
 }  // namespace dama::train

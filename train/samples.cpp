@@ -1,11 +1,16 @@
 #include "samples.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
-#include <array>
+#include <bit>
 #include <cstdint>
+#include <exception>
+#include <utility>
 
 #include "error.hpp"
 #include "evaluate.hpp"
+#include "random.hpp"
 
 namespace dama::train {
 
@@ -17,49 +22,84 @@ void push_offset(std::vector<std::uint32_t>& offsets, std::size_t end) {
   offsets.push_back(static_cast<std::uint32_t>(end));
 }
 
-// Appends one position's terms, merging repeated indices: sorting a copy of
-// at most a few dozen terms is cheaper than the second pass it saves later.
-void append_terms(SampleSet& set, const FeatureVector& features, std::size_t row) {
-  std::array<FeatureTerm, FeatureVector::kCapacity> sorted;
-  const auto end = std::copy(features.begin(), features.end(), sorted.begin());
-  std::stable_sort(sorted.begin(), end, [](const FeatureTerm& a, const FeatureTerm& b) { return a.index < b.index; });
-  for (auto it = sorted.begin(); it != end;) {
-    const std::uint16_t index = it->index;
-    float coefficient = 0;
-    for (; it != end && it->index == index; ++it) coefficient += it->coefficient;
-    if (coefficient == 0) continue;
-    // A man on its crowning row has no piece-square entry (index -1): only a
-    // corrupt row can hold one, and it must not index past the weights.
-    if (index >= set.weight_count)
-      throw Error("position row " + std::to_string(row) + " (game " + std::to_string(set.game_ids.back()) +
-                  ") is not a legal position: a man on its crowning row");
-    set.indices.push_back(index);
-    set.coefficients.push_back(coefficient);
+// Merges a position's terms by weight index: each index's coefficients
+// summed in the extractor's order, the indices in ascending order, zero sums
+// dropped.  A sum per weight and a bit per weight present make it linear in
+// the terms; sorting them was the largest cost of a conversion (a feature's
+// opening and endgame terms come interleaved, far apart in index).
+class TermMerger {
+ public:
+  explicit TermMerger(int weight_count)
+      : sums_(static_cast<std::size_t>(weight_count), 0.0f), present_((weight_count + 63) / 64, 0) {}
+
+  void append(SampleSet& set, const FeatureVector& features, std::uint64_t row) {
+    for (const FeatureTerm& term : features) {
+      // A man on its crowning row has no piece-square entry (index -1): only
+      // a corrupt row can hold one, and it must not index past the weights.
+      if (term.index >= set.weight_count) {
+        if (term.coefficient == 0) continue;
+        throw Error("position row " + std::to_string(row) + " (game " + std::to_string(set.game_ids.back()) +
+                    ") is not a legal position: a man on its crowning row");
+      }
+      sums_[term.index] += term.coefficient;
+      present_[term.index / 64] |= std::uint64_t{1} << (term.index % 64);
+    }
+    for (std::size_t word = 0; word < present_.size(); ++word) {
+      for (std::uint64_t bits = std::exchange(present_[word], 0); bits != 0; bits &= bits - 1) {
+        const auto index = static_cast<std::uint16_t>(word * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+        const float coefficient = std::exchange(sums_[index], 0.0f);
+        if (coefficient == 0) continue;
+        set.indices.push_back(index);
+        set.coefficients.push_back(coefficient);
+      }
+    }
+    push_offset(set.offsets, set.indices.size());
   }
-  push_offset(set.offsets, set.indices.size());
-}
+
+ private:
+  std::vector<float> sums_;              // by weight index; all zero between positions
+  std::vector<std::uint64_t> present_;   // a bit per weight index; all zero between positions
+};
 
 template <RuleSet R>
-SampleSet extract_all(const std::vector<PositionRow>& rows) {
+void extract_all(SampleSet& set, std::span<const PositionRow> rows, std::uint64_t first_row) {
   using Board = BoardFor<R>;
-  SampleSet set;
+  set.clear();
   set.weight_count = 2 * FeatureLayout<Board>::kCount;
   set.offsets.reserve(rows.size() + 1);
   set.results.reserve(rows.size());
   set.scores.reserve(rows.size());
   set.game_ids.reserve(rows.size());
   FeatureVector features;
+  TermMerger merger(set.weight_count);
   for (const PositionRow& row : rows) {
     extract_features<R>(side_relative_position<Board>(row), features);
     set.game_ids.push_back(row.game_id);
-    append_terms(set, features, set.size());
+    merger.append(set, features, first_row + set.size());
     set.results.push_back(row.result);
     set.scores.push_back(static_cast<float>(row.score));
   }
-  return set;
 }
 
 }  // namespace
+
+void SampleSet::reserve(std::size_t positions, std::size_t terms) {
+  offsets.reserve(positions + 1);
+  results.reserve(positions);
+  scores.reserve(positions);
+  game_ids.reserve(positions);
+  indices.reserve(terms);
+  coefficients.reserve(terms);
+}
+
+void SampleSet::clear() {
+  offsets.assign(1, 0);
+  indices.clear();
+  coefficients.clear();
+  results.clear();
+  scores.clear();
+  game_ids.clear();
+}
 
 double SampleSet::bytes_per_position() const {
   if (size() == 0) return 0;
@@ -69,8 +109,48 @@ double SampleSet::bytes_per_position() const {
   return static_cast<double>(terms + per_position) / static_cast<double>(size());
 }
 
+void make_samples_into(SampleSet& out, std::span<const PositionRow> rows, const Variant& variant,
+                       std::uint64_t first_row) {
+  with_rules(variant.rules, [&]<RuleSet R>() { extract_all<R>(out, rows, first_row); });
+}
+
+SampleSet make_samples(std::span<const PositionRow> rows, const Variant& variant, std::uint64_t first_row) {
+  SampleSet set;
+  make_samples_into(set, rows, variant, first_row);
+  return set;
+}
+
 SampleSet make_samples(const std::vector<PositionRow>& rows, const Variant& variant) {
-  return with_rules(variant.rules, [&]<RuleSet R>() { return extract_all<R>(rows); });
+  return make_samples(std::span<const PositionRow>(rows), variant, 0);
+}
+
+void make_samples_in_parallel(SampleSet& out, std::span<const PositionRow> rows, const Variant& variant,
+                              std::uint64_t first_row, std::vector<SampleSet>& shares) {
+  constexpr std::size_t kMinRowsPerShare = 1024;  // below this a thread costs more than it saves
+  const std::size_t count =
+      std::clamp<std::size_t>(rows.size() / kMinRowsPerShare, 1, static_cast<std::size_t>(omp_get_max_threads()));
+  if (count == 1) return make_samples_into(out, rows, variant, first_row);
+  if (shares.size() < count) shares.resize(count);
+  // An exception must not leave an OpenMP region: each share keeps its own,
+  // and the first share's in row order is the one make_samples would throw.
+  std::vector<std::exception_ptr> errors(count);
+#pragma omp parallel for schedule(static, 1)
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t begin = rows.size() * i / count, end = rows.size() * (i + 1) / count;
+    try {
+      make_samples_into(shares[i], rows.subspan(begin, end - begin), variant, first_row + begin);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  }
+  for (const auto& error : errors)
+    if (error) std::rethrow_exception(error);
+  out.clear();
+  out.weight_count = shares[0].weight_count;
+  std::size_t terms = 0;
+  for (std::size_t i = 0; i < count; ++i) terms += shares[i].term_count();
+  out.reserve(rows.size(), terms);
+  for (std::size_t i = 0; i < count; ++i) append_samples(out, shares[i]);
 }
 
 void append_samples(SampleSet& to, const SampleSet& from) {
@@ -85,6 +165,18 @@ void append_samples(SampleSet& to, const SampleSet& from) {
   to.results.insert(to.results.end(), from.results.begin(), from.results.end());
   to.scores.insert(to.scores.end(), from.scores.begin(), from.scores.end());
   to.game_ids.insert(to.game_ids.end(), from.game_ids.begin(), from.game_ids.end());
+}
+
+std::uint64_t digest_samples(const SampleSet& samples, std::uint64_t h) {
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    h = mix64(h ^ samples.game_ids[i]);
+    const auto result = static_cast<std::uint8_t>(samples.results[i]);
+    h = mix64(h ^ (std::uint64_t{std::bit_cast<std::uint32_t>(samples.scores[i])} << 8 | result));
+    for (std::uint32_t j = samples.offsets[i]; j < samples.offsets[i + 1]; ++j)
+      h = mix64(h ^ (std::uint64_t{std::bit_cast<std::uint32_t>(samples.coefficients[j])} << 16 | samples.indices[j]));
+    h = mix64(h ^ (samples.offsets[i + 1] - samples.offsets[i]));  // where one position's terms end
+  }
+  return h;
 }
 
 }  // namespace dama::train

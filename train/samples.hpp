@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "dataset.hpp"
@@ -30,13 +31,37 @@ struct SampleSet {
   std::size_t term_count() const { return indices.size(); }
   // Memory held per position, terms and per-position fields together.
   double bytes_per_position() const;
+  // Room for `positions` positions and `terms` terms in all.
+  void reserve(std::size_t positions, std::size_t terms);
+  // No positions, the vectors keeping their capacity.
+  void clear();
 };
 
 // The samples of `rows`, features extracted under the variant's rules.
-// Throws dama::Error when the variant's rule set is not compiled in.
+// Throws dama::Error when the variant's rule set is not compiled in, or a row
+// is not a legal position (the message numbers rows from `first_row`: the
+// row's place in its file when `rows` is a block of one).
+SampleSet make_samples(std::span<const PositionRow> rows, const Variant& variant, std::uint64_t first_row = 0);
 SampleSet make_samples(const std::vector<PositionRow>& rows, const Variant& variant);
+
+// The same into `out`, emptied first but keeping the capacity of its
+// vectors: a reader converting block after block allocates once.
+void make_samples_into(SampleSet& out, std::span<const PositionRow> rows, const Variant& variant,
+                       std::uint64_t first_row = 0);
+
+// The same, the rows shared among the OpenMP threads: each converts its share
+// into its own set of `shares` (kept between calls like `out`), and the
+// shares are joined in order, so `out` holds what make_samples returns.
+void make_samples_in_parallel(SampleSet& out, std::span<const PositionRow> rows, const Variant& variant,
+                              std::uint64_t first_row, std::vector<SampleSet>& shares);
 
 // The samples of several files, appended (the weight counts must match).
 void append_samples(SampleSet& to, const SampleSet& from);
+
+// A digest of every sample's terms, result, score and game, position by
+// position, continuing from `h`: digesting the blocks of a data set one after
+// another gives the digest of the whole set, so data held in memory and data
+// streamed block by block have the same digest.
+std::uint64_t digest_samples(const SampleSet& samples, std::uint64_t h = 0);
 
 }  // namespace dama::train

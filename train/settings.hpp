@@ -27,6 +27,15 @@ struct OptimizerSettings {
   double l2 = 0;                    // objective += l2 * |w - start|^2 (pulls toward the starting weights)
 };
 
+// How the data is held; not part of a run's fingerprint, since the fit is the
+// same either way.
+struct DataSettings {
+  // The memory the samples may take, in MiB: when the estimate for holding
+  // them is larger, they are streamed from the files.  0: half the
+  // physical memory (dama tune asks the system).
+  std::uint64_t memory_mb = 0;
+};
+
 struct TrainSettings {
   Model model;                 // model.k is the starting k; fit_k decides whether it is fitted
   bool fit_k = true;
@@ -36,6 +45,7 @@ struct TrainSettings {
   double validation_share = 0.1;
   std::uint64_t seed = 1;      // the split and the mini-batch shuffles
   int checkpoint_every = 1;    // epochs between checkpoints (dama tune)
+  DataSettings data;
 };
 
 }  // namespace dama::train
