@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,6 +30,7 @@
 #include "stop_request.hpp"
 #include "trainer.hpp"
 #include "training_log.hpp"
+#include "utc_time.hpp"
 #include "weights.hpp"
 
 namespace dama::cli {
@@ -52,15 +52,6 @@ struct TuneOptions {
 };
 
 constexpr double kMiB = 1024.0 * 1024.0;
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 train::TrainSettings settings_of(const TuneOptions& o, const Variant& variant, std::string& origin) {
   if (!o.config.empty()) {
@@ -155,7 +146,7 @@ nlohmann::json metadata_of(const TuneOptions& o, const std::string& config_origi
                            const train::SampleSource& source, const train::TrainerState& state) {
   const bool held_out = source.validation_size() > 0;
   return {{"source", "dama tune"},
-          {"date", utc_now()},
+          {"date", utc_timestamp_now()},
           {"data", o.data},
           {"positions", {{"training", source.training_size()}, {"validation", source.validation_size()}}},
           {"games_held_out_share", settings.validation_share},

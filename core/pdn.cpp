@@ -1,6 +1,7 @@
 #include "pdn.hpp"
 
-#include <ctime>
+#include "utc_time.hpp"
+
 
 namespace dama {
 
@@ -23,14 +24,7 @@ std::string tag(std::string_view name, std::string_view value) {
 
 }  // namespace
 
-std::string pdn_date(std::chrono::system_clock::time_point when) {
-  const std::time_t t = std::chrono::system_clock::to_time_t(when);
-  std::tm utc{};
-  gmtime_r(&t, &utc);
-  char text[16];
-  std::strftime(text, sizeof text, "%Y.%m.%d", &utc);
-  return text;
-}
+std::string pdn_date(std::chrono::system_clock::time_point when) { return utc_text(when, "%Y.%m.%d"); }
 
 namespace detail {
 

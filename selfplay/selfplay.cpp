@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <condition_variable>
-#include <ctime>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -16,6 +15,7 @@
 #include "openings.hpp"
 #include "part_store.hpp"
 #include "referee.hpp"
+#include "utc_time.hpp"
 #include "weights.hpp"
 
 #ifndef DAMA_VERSION
@@ -41,15 +41,6 @@ struct JobSetup {
   OpeningsFile openings;  // empty: random openings
   DatasetMeta meta;
 };
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
 
 // Every line of the opening file is parsed before any game, so that a bad
 // line stops the job at once, naming its line.
@@ -82,7 +73,7 @@ JobSetup resolve(const SelfplayConfig& given) {
   s.meta.weights_source = s.weights.source;
   s.meta.config = to_toml(s.config);
   s.meta.seed = s.config.seed;
-  s.meta.created = utc_now();
+  s.meta.created = utc_timestamp_now();
   return s;
 }
 

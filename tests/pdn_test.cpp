@@ -11,6 +11,7 @@
 
 #include "fen.hpp"
 #include "test_support.hpp"
+#include "utc_time.hpp"
 
 namespace dama {
 namespace {
@@ -213,6 +214,18 @@ TEST(Pdn, DateIsUtcYearMonthDay) {
   // 2026-11-30 23:59:59 UTC
   const auto when = std::chrono::system_clock::time_point(std::chrono::seconds(1796083199));
   EXPECT_EQ(pdn_date(when), "2026.11.30");
+}
+
+// The creation time of datasets and weight files: ISO 8601 in UTC, the
+// format h5py and pandas users parse without a format string.
+TEST(UtcTime, FormatsAnyPointInUtc) {
+  const auto when = std::chrono::system_clock::time_point(std::chrono::seconds(1796083199));
+  EXPECT_EQ(utc_text(when, "%Y-%m-%dT%H:%M:%SZ"), "2026-11-30T23:59:59Z");
+  EXPECT_EQ(utc_text(when + std::chrono::seconds(1), "%Y-%m-%dT%H:%M:%SZ"), "2026-12-01T00:00:00Z");
+  const std::string now = utc_timestamp_now();
+  ASSERT_EQ(now.size(), 20u) << now;
+  EXPECT_EQ(now[10], 'T');
+  EXPECT_EQ(now.back(), 'Z');
 }
 
 }  // namespace
