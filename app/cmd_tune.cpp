@@ -279,7 +279,9 @@ void register_tune(CLI::App& app) {
       ->check(CLI::Range(0LL, 1LL << 30));
   cmd->add_flag("--stream", options.stream, "stream the samples from the files whatever the memory");
   cmd->add_option("--block-rows", options.block_rows,
-                  "rows per block read from the files (default 65536; cut at whole HDF5 chunks and parts)")
+                  "rows per block read from the files (default 65536; cut at whole HDF5 chunks and parts). "
+                  "Mini-batches are drawn block by block, so this is part of a fit's identity: "
+                  "the same value gives the same weights in memory and streamed")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 24));
   cmd->callback([] { run_tune(options); });
 }
