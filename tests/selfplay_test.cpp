@@ -326,6 +326,10 @@ TEST(SelfplayJob, UnwritablePathIsAClearError) {
 
 // A full disk, simulated with a file-size limit (EFBIG instead of ENOSPC):
 // a clear error, the games already saved stay readable, and the job resumes.
+// The limit is per file: which write meets it first -- a part file, or the
+// consolidated file at the end -- depends on how many games each part holds,
+// which depends on how fast games finish (a sanitized build is slower), so
+// the test accepts either.
 TEST(SelfplayJob, AFullDiskIsAClearErrorAndLosesNothingSaved) {
   TempDir dir;
   const std::string out = dir / "full.h5";
@@ -343,7 +347,7 @@ TEST(SelfplayJob, AFullDiskIsAClearErrorAndLosesNothingSaved) {
   EXPECT_THAT(log, HasSubstr("disk full?")) << log;
   const Dataset saved = read_dataset(out);
   EXPECT_GE(saved.games.size(), 2u) << log;
-  EXPECT_LT(saved.games.size(), 40u) << log;
+  EXPECT_LE(saved.games.size(), 40u) << log;
   SelfplayConfig resume = load_selfplay_config(config);
   resume.games = 40;
   resume.threads = 1;
@@ -390,7 +394,11 @@ TEST(SelfplayMpi, TwoRanksWriteShardsJoinedByAMasterFile) {
   if (std::system("command -v mpirun >/dev/null 2>&1") != 0) GTEST_SKIP() << "mpirun not installed";
   TempDir dir;
   const std::string out = dir / "mpi.h5";
-  const std::string command = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -n 2 '" +
+  // Open MPI's own start-up leaks (about 120 KB under ompi_mpi_init, which
+  // LeakSanitizer's fast unwinder cannot attribute): leak checking is off for
+  // this run of a sanitized build; every other ASan check stays on.
+  const std::string command =
+      "ASAN_OPTIONS=detect_leaks=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -n 2 '" +
                               std::string(DAMA_BINARY) +
                               "' selfplay --variant russian --games 6 --threads 1 --seed 7 --out '" + out +
                               "' >/dev/null 2>&1";
