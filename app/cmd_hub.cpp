@@ -5,24 +5,33 @@
 //   set-param name=variant value=russian
 //   init                         -> ready
 //   pos pos=<33 or 51 chars> [moves="..."]
-//   level depth=N | move-time=S | [moves=N] time=S [inc=S] | infinite
+//   level depth=N | nodes=N | move-time=S | [moves=N] time=S [inc=S] | infinite
 //   go think|ponder|analyze      -> info ..., done move=... [ponder=...]
-//   stop, ponder-hit, ping (-> pong), new-game, quit
+//   stop, ponder-hit, ping (-> pong), new-game, quit (also during a search)
 //
-// The search runs on a worker thread so that stop, ping and ponder-hit are
-// answered while it thinks; every line written goes through one mutex.
+// The search runs on a worker thread so that stop, ping, ponder-hit and quit
+// are answered while it thinks; every line written goes through one mutex.
+// Under `level time=...` the move's time comes from core/time_control.hpp;
+// `go ponder` searches with the same budget, its clock held until
+// ponder-hit.  A bad line is answered `error message="..."` and changes
+// nothing, except a rejected `pos`, which leaves no position at all.
+#include <algorithm>
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <memory>
+#include <optional>
 #include <iostream>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "commands.hpp"
 #include "hub_protocol.hpp"
 #include "search.hpp"
+#include "time_control.hpp"
 #include "weights.hpp"
 
 namespace dama::cli {
@@ -48,6 +57,8 @@ struct Settings {
   std::string draw_rules = "default";
   int tt_megabytes = static_cast<int>(kDefaultTTMegabytes);
   std::string weights_file;  // empty: the built-in defaults
+  SearchOptions search;
+  TimeSettings time;
 };
 
 std::string variant_names() {
@@ -59,30 +70,105 @@ std::string variant_names() {
 void announce(Output& out, const Settings& s) {
   out.line(std::string("id name=dama version=") + DAMA_VERSION + " author=\"dama developers\"");
   out.line("param name=variant value=" + s.variant + " type=enum values=" + hub::quote(variant_names()));
-  out.line("param name=forced-capture value=true type=bool");
-  out.line("param name=draw-rules value=default type=enum values=\"default tournament\"");
+  out.line(std::string("param name=forced-capture value=") + (s.forced_capture ? "true" : "false") + " type=bool");
+  out.line("param name=draw-rules value=" + s.draw_rules + " type=enum values=\"default tournament\"");
   out.line("param name=tt-size value=" + std::to_string(s.tt_megabytes) + " type=int min=1 max=65536");
-  out.line("param name=weights value=\"\" type=string");
+  out.line("param name=weights value=" + hub::quote(s.weights_file) + " type=string");
+  out.line(std::string("param name=aspiration value=") + (s.search.aspiration ? "true" : "false") + " type=bool");
+  out.line("param name=move-overhead value=" + std::to_string(s.time.move_overhead_ms) + " type=int min=0 max=10000");
   out.line("wait");
+}
+
+bool bool_value(const std::string& name, const std::string& value) {
+  if (value == "true") return true;
+  if (value == "false") return false;
+  throw Error("set-param " + name + ": expected true or false, got '" + value + "'");
+}
+
+int int_value(const std::string& name, const std::string& value, int min, int max) {
+  int n = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
+  if (value.empty() || error != std::errc() || end != value.data() + value.size() || n < min || n > max)
+    throw Error("set-param " + name + ": expected a whole number from " + std::to_string(min) + " to " +
+                std::to_string(max) + ", got '" + value + "'");
+  return n;
 }
 
 void set_param(Settings& s, const hub::Line& line) {
   const std::string name = line.get("name").value_or(""), value = line.get("value").value_or("");
   if (name == "variant") s.variant = std::string(find_variant(value).name);
-  else if (name == "forced-capture") s.forced_capture = value != "false";
-  else if (name == "draw-rules") s.draw_rules = value;
-  else if (name == "tt-size") s.tt_megabytes = std::max(1, std::stoi(value));
+  else if (name == "forced-capture") s.forced_capture = bool_value(name, value);
+  else if (name == "draw-rules") {
+    if (value != "default" && value != "tournament")
+      throw Error("set-param draw-rules: expected default or tournament, got '" + value + "'");
+    s.draw_rules = value;
+  } else if (name == "tt-size") s.tt_megabytes = int_value(name, value, 1, 65536);
   else if (name == "weights") s.weights_file = value;
+  else if (name == "aspiration") s.search.aspiration = bool_value(name, value);
+  else if (name == "move-overhead") s.time.move_overhead_ms = int_value(name, value, 0, 10000);
+  else throw Error("set-param: unknown parameter '" + name + "'");
 }
 
-// Seconds for one move under `level`: a share of the clock, never more than half of it.
-double allotted_seconds(const hub::Line& level, double fallback) {
-  if (level.has("move-time")) return std::stod(*level.get("move-time"));
-  if (!level.has("time")) return fallback;
-  const double time = std::stod(*level.get("time"));
-  const double moves = level.has("moves") ? std::max(1.0, std::stod(*level.get("moves"))) : 30.0;
-  const double increment = level.has("inc") ? std::stod(*level.get("inc")) : 0.0;
-  return std::min(time / 2, time / moves + increment);
+// A non-negative number of `level`: seconds, plies, nodes or moves.
+double level_number(const hub::Line& level, std::string_view name) {
+  const std::string text = *level.get(name);
+  double x = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), x);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || !(x >= 0) || x > 1e12)
+    throw Error("level " + std::string(name) + ": expected a number >= 0, got '" + text + "'");
+  return x;
+}
+
+// What `level` asks for, checked when it arrives (Scan's protocol.txt:
+// depth=, move-time=, [moves=] time= [inc=], infinite; nodes= as Scan 3.1).
+struct Level {
+  int depth = 0;
+  std::uint64_t nodes = 0;
+  double move_time = 0;            // seconds; 0: none
+  std::optional<GameClock> clock;  // time= [moves=] [inc=]
+  bool infinite = false;
+  bool given = false;              // no level yet: kDefaultMoveSeconds a move
+};
+
+constexpr double kDefaultMoveSeconds = 5;
+
+Level parse_level(const hub::Line& line) {
+  Level level;
+  level.given = true;
+  if (line.has("depth")) level.depth = static_cast<int>(std::clamp(level_number(line, "depth"), 1.0, double(kMaxDepth)));
+  if (line.has("nodes")) level.nodes = static_cast<std::uint64_t>(std::max(1.0, level_number(line, "nodes")));
+  if (line.has("move-time")) level.move_time = level_number(line, "move-time");
+  if (line.has("time")) {
+    GameClock clock;
+    clock.remaining_seconds = level_number(line, "time");
+    if (line.has("moves")) clock.moves_to_go = static_cast<int>(level_number(line, "moves"));
+    if (line.has("inc")) clock.increment_seconds = level_number(line, "inc");
+    level.clock = clock;
+  } else if (line.has("moves") || line.has("inc")) {
+    throw Error("level: moves= and inc= need time= (the time left on the clock)");
+  }
+  level.infinite = line.has("infinite");
+  return level;
+}
+
+// The search limits for `go think` or `go ponder` (the same: pondering only
+// holds the clock back until ponder-hit); `go analyze` keeps the depth,
+// nodes and move time but no game clock.
+SearchLimits limits_for(const Level& level, bool analyze, const TimeSettings& time) {
+  SearchLimits limits;
+  limits.depth = level.depth;
+  limits.nodes = level.nodes;
+  if (level.infinite) return limits;
+  if (level.move_time > 0) {
+    limits.movetime_ms = std::max<std::int64_t>(1, std::llround(level.move_time * 1000));
+  } else if (level.clock && !analyze) {
+    const TimeBudget budget = allocate_time(*level.clock, time);
+    limits.movetime_ms = budget.maximum_ms;
+    limits.optimum_ms = budget.optimum_ms;
+  } else if (!level.given && !analyze) {
+    limits.movetime_ms = static_cast<std::int64_t>(kDefaultMoveSeconds * 1000);
+  }
+  return limits;
 }
 
 template <RuleSet R>
@@ -94,8 +180,11 @@ class Session {
       : out_(out),
         weights_(s.weights_file.empty() ? default_weights(variant) : load_weights(s.weights_file, variant)),
         draw_rules_(s.draw_rules == "tournament" ? DrawRules::Tournament : DrawRules::Default),
+        time_settings_(s.time),
         searcher_(WeightsEvaluator<R>{&weights_}, static_cast<std::size_t>(s.tt_megabytes)),
-        game_(Position<Board>::start(R.first_player), draw_rules_) {}
+        game_(Game<R>(Position<Board>::start(R.first_player), draw_rules_)) {
+    searcher_.set_options(s.search);
+  }
 
   ~Session() { finish_search(); }
 
@@ -104,18 +193,23 @@ class Session {
     const std::string& c = line.command;
     if (c == "ping") out_.line("pong");
     else if (c == "stop") stop_ = true;
-    else if (c == "ponder-hit") ponder_hit();
-    else if (searching_) out_.line("error message=" + hub::quote("'" + c + "' during a search"));
-    else if (c == "quit") return false;
+    else if (c == "ponder-hit") pondering_ = false;  // the search's clock starts now
+    else if (c == "quit") return false;              // the destructor stops the search
+    else if (searching_) out_.line("error message=" + hub::quote("'" + c + "' during a search (stop it first)"));
     else if (c == "new-game") searcher_.clear();
     else if (c == "pos") set_position(line);
-    else if (c == "level") level_ = line;
+    else if (c == "level") level_ = parse_level(line);
     else if (c == "go") go(line);
+    else if (c == "set-param") set_param_live(line);
     return true;
   }
 
  private:
+  // A rejected position leaves none: the next `go` is an error rather than
+  // a move for a position the GUI no longer has.
   void set_position(const hub::Line& line) {
+    finish_search();
+    game_.reset();
     Game<R> game(hub::parse_position<Board>(line.get("pos").value_or("")), draw_rules_);
     std::string moves = line.get("moves").value_or("");
     for (std::size_t start = 0; start < moves.size();) {
@@ -126,34 +220,35 @@ class Session {
     game_ = std::move(game);
   }
 
+  // Only the search features apply to a running session; the rest is read at init.
+  void set_param_live(const hub::Line& line) {
+    const std::string name = line.get("name").value_or("");
+    if (name != "aspiration" && name != "move-overhead")
+      throw Error("set-param " + name + " after init: parameters are read at init (send them before it)");
+    Settings s;
+    s.search = searcher_.options();
+    s.time = time_settings_;
+    set_param(s, line);
+    searcher_.set_options(s.search);
+    time_settings_ = s.time;
+  }
+
   void go(const hub::Line& line) {
     finish_search();
+    if (!game_) throw Error("go: no position (the last pos was rejected, or none was given)");
+    if (game_->over()) throw Error("go: the game is over in this position (" + std::string(game_->result().text()) + ")");
     const bool ponder = line.has("ponder"), analyze = line.has("analyze");
-    SearchLimits limits;
+    SearchLimits limits = limits_for(level_, analyze, time_settings_);
     stop_ = false;
-    limits.stop = &stop_;
-    if (level_.has("depth")) limits.depth = std::stoi(*level_.get("depth"));
-    const bool timed = !level_.has("infinite") && !level_.has("depth");
-    if (timed && !ponder && !analyze) limits.movetime_ms = static_cast<std::int64_t>(allotted_seconds(level_, 5.0) * 1000);
     pondering_ = ponder;
+    limits.stop = &stop_;
+    limits.pondering = &pondering_;
     searching_ = true;
     worker_ = std::thread([this, limits] { run_search(limits); });
   }
 
-  // A hit turns the ponder search into a normal one: a watchdog stops it when
-  // the move's time is up (or leaves as soon as the search ends).
-  void ponder_hit() {
-    if (!searching_ || !pondering_ || watchdog_.joinable()) return;
-    pondering_ = false;
-    const auto allotted = std::chrono::duration<double>(allotted_seconds(level_, 5.0));
-    watchdog_ = std::thread([this, allotted] {
-      std::unique_lock lock(watch_mutex_);
-      if (!search_ended_.wait_for(lock, allotted, [this] { return !searching_.load(); })) stop_ = true;
-    });
-  }
-
   void run_search(SearchLimits limits) {
-    const auto result = searcher_.search(game_, limits, [this](const SearchInfo<Board>& info) {
+    const auto result = searcher_.search(*game_, limits, [this](const SearchInfo<Board>& info) {
       std::string pv;
       for (const auto& m : info.pv) pv += (pv.empty() ? "" : " ") + hub::format_move(m);
       char numbers[160];
@@ -163,11 +258,7 @@ class Session {
     });
     std::string done = "done move=" + (result.best_move ? hub::format_move(*result.best_move) : std::string("none"));
     if (result.pv.size() > 1) done += " ponder=" + hub::format_move(result.pv[1]);
-    {
-      std::lock_guard lock(watch_mutex_);
-      searching_ = false;
-    }
-    search_ended_.notify_all();
+    searching_ = false;
     out_.line(done);
   }
 
@@ -176,24 +267,42 @@ class Session {
       stop_ = true;
       worker_.join();
     }
-    if (watchdog_.joinable()) watchdog_.join();
   }
 
   Output& out_;
   Weights weights_;
   DrawRules draw_rules_;
+  TimeSettings time_settings_;
   Searcher<R, WeightsEvaluator<R>> searcher_;
-  Game<R> game_;
-  hub::Line level_;
+  std::optional<Game<R>> game_;
+  Level level_;
   std::atomic<bool> stop_{false}, searching_{false}, pondering_{false};
-  std::thread worker_, watchdog_;
-  std::mutex watch_mutex_;
-  std::condition_variable search_ended_;
+  std::thread worker_;
 };
 
-void run_hub() {
-  Output out;
+// `--param name=value`: as `set-param` before `init`, for a GUI or match
+// runner that can only pass arguments (the values are announced as current).
+Settings preset_settings(const std::vector<std::string>& params) {
   Settings settings;
+  for (const auto& p : params) {
+    const std::size_t equals = p.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw Error("--param '" + p + "': expected NAME=VALUE (e.g. aspiration=false)");
+    hub::Line line;
+    line.command = "set-param";
+    line.args = {{"name", p.substr(0, equals)}, {"value", p.substr(equals + 1)}};
+    try {
+      set_param(settings, line);
+    } catch (const Error& e) {
+      throw Error("--param '" + p + "': " + e.what());
+    }
+  }
+  return settings;
+}
+
+void run_hub(const std::vector<std::string>& params) {
+  Output out;
+  Settings settings = preset_settings(params);
   std::string text;
   while (std::getline(std::cin, text)) {
     try {
@@ -228,7 +337,9 @@ void run_hub() {
 
 void register_hub(CLI::App& app) {
   auto* cmd = app.add_subcommand("hub", "speak the Hub protocol (version 2, as Scan does) on stdin/stdout");
-  cmd->callback([] { run_hub(); });
+  auto params = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("--param", *params, "NAME=VALUE: a parameter set before init, as set-param would (repeatable)");
+  cmd->callback([params] { run_hub(*params); });
 }
 
 }  // namespace dama::cli

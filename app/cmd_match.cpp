@@ -154,6 +154,15 @@ void print_table(std::ostream& out, const eval::MatchSettings& s, const eval::Ma
         << format("%g", s.sprt->elo1) << " (alpha " << format("%g", s.sprt->alpha) << ", beta "
         << format("%g", s.sprt->beta) << "): " << eval::sprt_decision_text(t.decision) << "\n";
   }
+  const auto clock_line = [&](const char* name, const eval::ClockTotals& c) {
+    if (c.games == 0) return;
+    out << "clock " << name << "      "
+        << format("used %.1f%% of its time (%.2f of %.2f s a game), ", 100 * c.used_share(),
+                  c.used_seconds / static_cast<double>(c.games), c.budget_seconds / static_cast<double>(c.games))
+        << c.time_losses << (c.time_losses == 1 ? " loss" : " losses") << " on time\n";
+  };
+  clock_line("A", t.clock_a);
+  clock_line("B", t.clock_b);
   out << "stop         " << eval::stop_reason_text(r.stop) << "\n";
   if (!s.pdn_out.empty()) out << "games in     " << s.pdn_out << "\n";
 }
@@ -205,8 +214,8 @@ void register_match(CLI::App& app) {
   cmd->add_flag("--no-forced-capture", options->no_forced_capture,
                 "house rule: capturing is not compulsory (8x8 only)");
   cmd->add_option("--a", options->a,
-                  "player A: depth=N, nodes=N or movetime=MS, with weights=FILE|default; "
-                  "or hub:PROGRAM ARGS,depth=N|movetime=MS (an external Hub engine)")
+                  "player A: depth=N, nodes=N, movetime=MS or tc=BASE+INC (a game clock, e.g. tc=10+0.1), with weights=FILE|default; "
+                  "or hub:PROGRAM ARGS,depth=N|movetime=MS|tc=BASE+INC (an external Hub engine)")
       ->required();
   cmd->add_option("--b", options->b, "player B, as --a")->required();
   cmd->add_option("--games,-g", options->games, "games to play, even (each opening twice, colours swapped)")

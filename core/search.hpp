@@ -24,6 +24,19 @@
 // the position alone, so a draw score found along one path may be reused on
 // another: the accepted imprecision of every engine with such rules.
 //
+// Time.  Under a game clock (limits.optimum_ms, from core/time_control) the
+// search aims at the optimum: it starts no iteration once more than about
+// half of it is gone (the next would most likely not finish), stretches it
+// up to 2.5 times while the best move keeps changing between iterations or
+// the score falls, spends nothing on a single legal move, and is stopped
+// at movetime_ms (the maximum) whatever it is doing.  While *limits.pondering
+// is true no time limit applies; when it turns false (ponder-hit) the clock
+// starts from that moment.
+//
+// Aspiration.  From depth kAspirationDepth on, an iteration first searches a
+// window of +-kAspirationWindow around the previous score, widened (doubled)
+// on the side that failed until the score falls inside.
+//
 // Determinism.  Nothing is random and nothing is shared: each Searcher owns
 // its table, killers and history.  A fresh Searcher (or one after clear())
 // given the same game and the same depth or node limit returns the same move,
@@ -62,8 +75,16 @@ inline constexpr std::size_t kDefaultTTMegabytes = 16;
 struct SearchLimits {
   int depth = 0;                            // iterations, in plies
   std::uint64_t nodes = 0;                  // the search never visits more
-  std::int64_t movetime_ms = 0;             // wall-clock time
+  std::int64_t movetime_ms = 0;             // wall-clock time: the search is stopped there
+  std::int64_t optimum_ms = 0;              // under a game clock: the time to aim at (<= movetime_ms)
   const std::atomic<bool>* stop = nullptr;  // another thread sets it to end the search
+  const std::atomic<bool>* pondering = nullptr;  // while true, no time limit (the opponent's clock runs)
+};
+
+// Search features that can be switched off, so that what each is worth can
+// be measured with one build (Hub parameters, `dama search`).
+struct SearchOptions {
+  bool aspiration = true;  // aspiration windows at the root
 };
 
 // One completed iteration.
@@ -127,6 +148,9 @@ class Searcher {
     clear_heuristics();
   }
 
+  void set_options(const SearchOptions& options) { options_ = options; }
+  const SearchOptions& options() const { return options_; }
+
   // Searches the game's current position, with its history for the draw
   // rules.  on_iteration is called after every completed iteration.
   Result search(const Game<R>& game, const SearchLimits& limits, const InfoCallback& on_iteration = {}) {
@@ -137,21 +161,22 @@ class Searcher {
     if (root_moves.empty()) return result;
     result.best_move = root_moves[0];  // until an iteration completes
 
-    const Color side = game.position().side;
     const NodeState root{game.hashes().back(), game.counters()};
     const int max_depth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
+    const bool single_reply = root_moves.size() == 1;
     for (int depth = 1; depth <= max_depth; ++depth) {
       root_depth_ = depth;
-      const Score score = side == Color::White
-                              ? search<Color::White>(game.position(), root, depth, -kInfinity, kInfinity, 0)
-                              : search<Color::Black>(game.position(), root, depth, -kInfinity, kInfinity, 0);
+      const Score score = search_root(game.position(), root, depth, result);
       if (aborted_ || pv_length_[0] == 0) break;  // (a complete root search always has a PV)
+      const bool best_move_changed = result.depth > 0 && !pv_[0][0].same_identity(result.pv.front());
+      const Score previous_score = result.score;
       result.depth = depth;
       result.score = score;
       result.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
       result.best_move = result.pv.front();
       if (on_iteration) on_iteration(info(result));
-      if (!worth_another_iteration(score, depth)) break;
+      update_time_factor(best_move_changed, depth > 1 ? previous_score - score : 0);
+      if (!worth_another_iteration(score, depth, single_reply)) break;
     }
     result.nodes = nodes_;
     result.seconds = elapsed_seconds();
@@ -178,6 +203,9 @@ class Searcher {
     nodes_ = 0;
     aborted_ = false;
     start_ = std::chrono::steady_clock::now();
+    pondering_ = limits.pondering && limits.pondering->load();
+    best_move_changes_ = 0;
+    time_factor_ = 1.0;
     tt_.new_search();
     clear_heuristics();
     // The positions the root may repeat: those since the last irreversible move.
@@ -209,12 +237,66 @@ class Searcher {
     return i;
   }
 
+  // One iteration at the root: the full window, or an aspiration window
+  // around the previous iteration's score widened on the side it fails.
+  Score search_root(const Pos& p, const NodeState& root, int depth, const Result& previous) {
+    const auto full = [&](Score alpha, Score beta) {
+      return p.side == Color::White ? search<Color::White>(p, root, depth, alpha, beta, 0)
+                                    : search<Color::Black>(p, root, depth, alpha, beta, 0);
+    };
+    if (!options_.aspiration || depth < kAspirationDepth || is_win_or_loss(previous.score))
+      return full(-kInfinity, kInfinity);
+    Score delta = kAspirationWindow;
+    Score alpha = std::max<Score>(previous.score - delta, -kInfinity);
+    Score beta = std::min<Score>(previous.score + delta, kInfinity);
+    for (;;) {
+      const Score score = full(alpha, beta);
+      if (aborted_) return score;
+      if (score <= alpha && alpha > -kInfinity) {
+        beta = static_cast<Score>((alpha + beta) / 2);
+        alpha = delta >= kAspirationGiveUp ? -kInfinity : std::max<Score>(score - delta, -kInfinity);
+      } else if (score >= beta && beta < kInfinity) {
+        beta = delta >= kAspirationGiveUp ? kInfinity : std::min<Score>(score + delta, kInfinity);
+      } else {
+        return score;
+      }
+      delta = static_cast<Score>(delta * 2);
+    }
+  }
+
+  // Under a clock: more time while the best move is unsettled (a decaying
+  // count of changes between iterations) or the score falls; less when it
+  // has stayed put.
+  void update_time_factor(bool best_move_changed, Score score_drop) {
+    best_move_changes_ = best_move_changes_ / 2 + (best_move_changed ? 1.0 : 0.0);
+    double factor = 0.75 + 0.6 * best_move_changes_;
+    if (score_drop > 50) factor *= 1.5;
+    else if (score_drop > 20) factor *= 1.25;
+    time_factor_ = std::clamp(factor, 0.5, 2.5);
+  }
+
   // Under a time limit: stop when another iteration would most likely not
   // finish, or when the game's end is already seen within the depth searched.
-  bool worth_another_iteration(Score score, int depth) const {
+  bool worth_another_iteration(Score score, int depth, bool single_reply) {
+    if (is_win_or_loss(score) && kWinScore - std::abs(score) <= depth && (limits_.movetime_ms > 0 || limits_.optimum_ms > 0))
+      return false;
+    if (pondering_now()) return true;
+    if (limits_.optimum_ms > 0) {
+      if (single_reply) return false;  // nothing to choose: the clock is better kept
+      const double target = static_cast<double>(limits_.optimum_ms) * time_factor_;
+      return elapsed_seconds() * 1000 < target * kIterationStartShare;
+    }
     if (limits_.movetime_ms <= 0) return true;
-    if (is_win_or_loss(score) && kWinScore - std::abs(score) <= depth) return false;
     return elapsed_seconds() * 1000 < static_cast<double>(limits_.movetime_ms) / 2;
+  }
+
+  // True while the search ponders; the moment pondering ends the clock starts.
+  bool pondering_now() {
+    if (!pondering_) return false;
+    if (limits_.pondering->load(std::memory_order_relaxed)) return true;
+    pondering_ = false;
+    start_ = std::chrono::steady_clock::now();
+    return false;
   }
 
   // Counts a node; true when the search must end now (the node is not searched).
@@ -224,7 +306,8 @@ class Searcher {
     ++nodes_;
     if (nodes_ % kCheckEvery == 0) {
       if (limits_.stop && limits_.stop->load(std::memory_order_relaxed)) aborted_ = true;
-      if (limits_.movetime_ms > 0 && elapsed_seconds() * 1000 >= static_cast<double>(limits_.movetime_ms))
+      if (limits_.movetime_ms > 0 && !pondering_now() &&
+          elapsed_seconds() * 1000 >= static_cast<double>(limits_.movetime_ms))
         aborted_ = true;
     }
     return false;
@@ -378,6 +461,13 @@ class Searcher {
 
   // ---- move ordering ----------------------------------------------------
 
+  static constexpr int kAspirationDepth = 5;
+  static constexpr Score kAspirationWindow = 25;   // centi-men either side of the last score
+  static constexpr Score kAspirationGiveUp = 400;  // a window this wide becomes the full one
+  // An iteration costs about as much as all before it (branching ~2 with the
+  // reductions), so one started after this share of the target overruns it.
+  static constexpr double kIterationStartShare = 0.55;
+
   static constexpr std::uint16_t kNoKiller = 0xFFFF;
   static constexpr int kFirstReducedMove = 3;
   static constexpr int kReductionMoves = 64;
@@ -464,6 +554,10 @@ class Searcher {
   int history_base_ = 0;
 
   SearchLimits limits_;
+  SearchOptions options_;
+  bool pondering_ = false;
+  double best_move_changes_ = 0;
+  double time_factor_ = 1.0;
   DrawRules draw_rules_ = DrawRules::Default;
   std::uint64_t nodes_ = 0;
   bool aborted_ = false;

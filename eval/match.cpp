@@ -15,6 +15,7 @@
 #include "openings.hpp"
 #include "pdn.hpp"
 #include "referee.hpp"
+#include "time_control.hpp"
 #include "weights.hpp"
 
 namespace dama::eval {
@@ -74,11 +75,18 @@ class MatchGames {
   }
 
  private:
-  // One player in a game outside the Referee: one of our engines or a Hub engine.
+  // What a Side did with its turn.
+  struct Turn {
+    std::optional<Move<Board>> move;  // nothing: cancelled, or flagged
+    bool flagged = false;             // its clock ran out on this move
+  };
+
+  // One player in a game outside the Referee: one of our engines or a Hub
+  // engine, with its game clock when it plays under one.
   class Side {
    public:
     Side(const MatchGames& match, const PlayerSpec& spec, const Weights& weights, const std::atomic<bool>* cancel)
-        : limits_(match.settings_for(spec, weights, cancel).limits), cancel_(cancel) {
+        : limits_(match.settings_for(spec, weights, cancel).limits), clock_(spec.clock), cancel_(cancel) {
       command_ = spec.hub_command;
       if (spec.hub_command.empty()) {
         engine_.emplace(WeightsEvaluator<R>{&weights}, match.settings_.tt_megabytes);
@@ -97,21 +105,59 @@ class MatchGames {
         engine_->clear();
       else
         hub_->new_game();
+      moves_made_ = 0;
+      use_ = {};
+      if (clock_) remaining_ = use_.budget_seconds = clock_->base_seconds;
     }
 
-    // Nothing when the game was cancelled.
-    std::optional<Move<Board>> choose(const Game<R>& game) {
-      if (engine_) {
-        const auto result = engine_->search(game, limits_);
-        if (cancel_->load()) return std::nullopt;
-        return result.best_move;
+    ClockUse clock_use() const { return use_; }
+
+    Turn choose(const Game<R>& game) {
+      if (clock_) wind_clock();
+      const auto started = std::chrono::steady_clock::now();
+      Turn turn;
+      turn.move = engine_ ? search(game) : ask_hub(game);
+      const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      ++moves_made_;
+      if (clock_ && turn.move) {
+        use_.used_seconds += took;
+        remaining_ -= took;
+        if (remaining_ < 0) turn = Turn{std::nullopt, true};
       }
+      return turn;
+    }
+
+   private:
+    // Before every move the increment, and the next control's base when one begins.
+    void wind_clock() {
+      double added = clock_->increment_seconds;
+      if (clock_->moves > 0 && moves_made_ > 0 && moves_made_ % clock_->moves == 0) added += clock_->base_seconds;
+      remaining_ += added;
+      use_.budget_seconds += added;
+    }
+
+    std::optional<Move<Board>> search(const Game<R>& game) {
+      SearchLimits limits = limits_;
+      if (clock_) {
+        const TimeBudget budget = allocate_time(
+            GameClock{remaining_, moves_to_go(*clock_, moves_made_), clock_->increment_seconds});
+        limits.movetime_ms = budget.maximum_ms;
+        limits.optimum_ms = budget.optimum_ms;
+      }
+      const auto result = engine_->search(game, limits);
+      if (cancel_->load()) return std::nullopt;
+      return result.best_move;
+    }
+
+    std::optional<Move<Board>> ask_hub(const Game<R>& game) {
       std::vector<std::string> moves;
       for (const auto& m : game.moves()) moves.push_back(hub::format_move(m));
       // Generous: an engine may overrun its move time a little, and a depth has no clock at all.
-      const std::int64_t timeout_ms = 60000 + 4 * limits_.movetime_ms;
+      const std::int64_t timeout_ms =
+          60000 + (clock_ ? static_cast<std::int64_t>(remaining_ * 1000) : 4 * limits_.movetime_ms);
+      const std::string level = clock_ ? hub_level_for(*clock_, remaining_, moves_made_) : level_;
       const std::string text =
-          hub_->best_move(hub::format_position(game.positions().front()), moves, level_, timeout_ms, cancel_);
+          hub_->best_move(hub::format_position(game.positions().front()), moves, level, timeout_ms, cancel_);
       if (text.empty()) return std::nullopt;
       try {
         return hub::parse_move<R>(game.position(), text);
@@ -120,19 +166,22 @@ class MatchGames {
       }
     }
 
-   private:
     SearchLimits limits_;
+    std::optional<TimeControl> clock_;
     const std::atomic<bool>* cancel_;
     std::optional<Searcher<R, WeightsEvaluator<R>>> engine_;
     std::unique_ptr<HubEngine> hub_;
     std::string command_, level_;
+    int moves_made_ = 0;
+    double remaining_ = 0;
+    ClockUse use_;
   };
 
   class Worker : public GameWorker {
    public:
     Worker(const MatchGames& match, const std::atomic<bool>* cancel) : match_(match), cancel_(cancel) {
       const MatchSettings& s = match.settings_;
-      if (s.a.hub_command.empty() && s.b.hub_command.empty()) {
+      if (s.a.hub_command.empty() && s.b.hub_command.empty() && !s.a.clock && !s.b.clock) {
         a_first_.emplace(match.settings_for(s.a, match.players_.a_weights, cancel),
                          match.settings_for(s.b, match.players_.b_weights, cancel), s.tt_megabytes);
         b_first_.emplace(match.settings_for(s.b, match.players_.b_weights, cancel),
@@ -150,14 +199,15 @@ class MatchGames {
       if (a_first_) {
         GameRng rng(game_seed(match_.settings_.seed, index));  // unused without early randomness
         result = (a_first ? *a_first_ : *b_first_).play(game, Adjudication{}, EarlyRandomness{}, rng).result;
-      } else if (!play_sides(game, a_first ? *a_ : *b_, a_first ? *b_ : *a_)) {
-        return std::nullopt;
+      } else if (const auto played = play_sides(game, a_first ? *a_ : *b_, a_first ? *b_ : *a_)) {
+        result = *played;
       } else {
-        result = game.result();
+        return std::nullopt;
       }
       if (cancel_->load()) return std::nullopt;
       FinishedGame out;
       out.record.index = index;
+      if (match_.settings_.a.clock || match_.settings_.b.clock) out.record.clocks = {{a_->clock_use(), b_->clock_use()}};
       out.record.result = std::string(result.text());
       out.record.plies = game.plies();
       out.record.reason = result.reason;
@@ -166,17 +216,20 @@ class MatchGames {
     }
 
    private:
-    // The Referee's loop for players it cannot hold; false when cancelled.
-    static bool play_sides(Game<R>& game, Side& first, Side& second) {
+    // The Referee's loop for players it cannot hold, with their clocks:
+    // the result, or nothing when cancelled.
+    static std::optional<GameResult> play_sides(Game<R>& game, Side& first, Side& second) {
       first.new_game();
       second.new_game();
       while (!game.over()) {
-        Side& mover = game.position().side == R.first_player ? first : second;
-        const auto move = mover.choose(game);
-        if (!move) return false;
-        game.play(*move);
+        const bool first_moves = game.position().side == R.first_player;
+        const Turn turn = (first_moves ? first : second).choose(game);
+        if (turn.flagged)
+          return GameResult{first_moves ? Outcome::SecondPlayerWins : Outcome::FirstPlayerWins, std::string(kLostOnTime)};
+        if (!turn.move) return std::nullopt;
+        game.play(*turn.move);
       }
-      return true;
+      return game.result();
     }
 
     const MatchGames& match_;

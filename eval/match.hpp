@@ -62,9 +62,18 @@ void check_match_settings(const MatchSettings& settings);
 enum class StopReason { Completed, SprtAcceptedH0, SprtAcceptedH1, Interrupted };
 const char* stop_reason_text(StopReason reason);
 
+// One player's clock over the games played under one.
+struct ClockTotals {
+  std::uint64_t games = 0;
+  double used_seconds = 0, budget_seconds = 0;
+  std::uint64_t time_losses = 0;
+  double used_share() const { return budget_seconds > 0 ? used_seconds / budget_seconds : 0; }
+};
+
 struct MatchTotals {
   std::uint64_t games = 0;    // committed
   WinLossDraw a;              // A's results
+  ClockTotals clock_a, clock_b;
   Pentanomial pairs;          // complete pairs only
   std::optional<double> llr;  // with an SPRT, after the last complete pair
   SprtDecision decision = SprtDecision::Continue;

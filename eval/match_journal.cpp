@@ -1,5 +1,7 @@
 #include "match_journal.hpp"
 
+#include <cstdio>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -64,9 +66,29 @@ std::string identity_line(const std::string& key, const std::string& value) {
   return "identity " + key + " " + value + "\n";
 }
 
+constexpr std::string_view kClockTag = "clock=";
+
 std::string record_line(const GameRecord& r) {
+  std::string clocks;
+  if (r.clocks) {
+    char text[160];
+    const auto& [a, b] = *r.clocks;
+    std::snprintf(text, sizeof text, "%s%.3f,%.3f,%.3f,%.3f ", kClockTag.data(), a.used_seconds, a.budget_seconds,
+                  b.used_seconds, b.budget_seconds);
+    clocks = text;
+  }
   return "game " + std::to_string(r.index) + " " + r.result + " " + std::to_string(r.plies) + " " +
-         std::to_string(r.pdn_end) + " " + r.reason + "\n";
+         std::to_string(r.pdn_end) + " " + clocks + r.reason + "\n";
+}
+
+// "clock=9.1,10.4,8.7,10.4" (four numbers); nothing when malformed.
+std::optional<std::array<ClockUse, 2>> parse_clocks(const std::string& token) {
+  std::array<ClockUse, 2> c;
+  char tail = 0;
+  if (std::sscanf(token.c_str() + kClockTag.size(), "%lf,%lf,%lf,%lf%c", &c[0].used_seconds, &c[0].budget_seconds,
+                  &c[1].used_seconds, &c[1].budget_seconds, &tail) != 4)
+    return std::nullopt;
+  return c;
 }
 
 }  // namespace
@@ -153,6 +175,12 @@ void MatchJournal::load(const JournalIdentity& identity, std::uint64_t max_games
         (r.result != "1-0" && r.result != "0-1" && r.result != "1/2-1/2"))
       throw Error(where() + ": unreadable game record '" + line + "'");
     std::getline(fields >> std::ws, r.reason);
+    if (r.reason.rfind(kClockTag, 0) == 0) {
+      const std::size_t blank = std::min(r.reason.find(' '), r.reason.size());
+      r.clocks = parse_clocks(r.reason.substr(0, blank));
+      if (!r.clocks) throw Error(where() + ": unreadable clock times in '" + line + "'");
+      r.reason = blank < r.reason.size() ? r.reason.substr(blank + 1) : "";
+    }
     if (r.index != finished_.size())
       throw Error(where() + ": game " + std::to_string(r.index) + " where game " + std::to_string(finished_.size()) +
                   " was expected (the journal is damaged: delete it to start again)");

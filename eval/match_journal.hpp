@@ -9,6 +9,9 @@
 //   pdn-start 0                       the PDN file's size before the first game
 //   game 0 1-0 62 1480 no legal moves index, result (first player's view),
 //   game 1 1/2-1/2 80 2911 80 plies...  plies, PDN size after it, reason
+//   game 2 0-1 71 4310 clock=9.1,10.4,8.7,10.4 no legal moves
+//                                     games under a clock: seconds used and
+//                                     available, A's then B's, before the reason
 //
 // Games are committed in index order, so the journal always holds a prefix
 // 0..k-1 of the match.  A commit appends the game to the PDN file and fsyncs
@@ -18,12 +21,23 @@
 // only complete games.  A journal line torn by a crash is dropped likewise.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace dama::eval {
+
+// A player's clock over one game: the seconds its moves took, and the
+// seconds its clock held in all (the base of every control begun, and the
+// increments).
+struct ClockUse {
+  double used_seconds = 0;
+  double budget_seconds = 0;
+};
 
 struct GameRecord {
   std::uint64_t index = 0;  // 0-based; A moves first in even games
@@ -31,7 +45,10 @@ struct GameRecord {
   int plies = 0;
   std::string reason;         // why the game ended
   std::uint64_t pdn_end = 0;  // the PDN file's size with this game in it (0: no PDN file)
+  std::optional<std::array<ClockUse, 2>> clocks;  // A's, B's; games under a clock only
 };
+
+inline constexpr std::string_view kLostOnTime = "lost on time";
 
 // A's points in the game: 1, 0.5 or 0.
 double score_of_a(const GameRecord& record);

@@ -46,6 +46,16 @@ void count_next_game(MatchTotals& t, const std::vector<GameRecord>& games, const
     ++t.a.losses;
   else
     ++t.a.draws;
+  if (g.clocks) {
+    const bool on_time = g.reason == kLostOnTime;
+    for (int side = 0; side < 2; ++side) {
+      ClockTotals& c = side == 0 ? t.clock_a : t.clock_b;
+      ++c.games;
+      c.used_seconds += (*g.clocks)[side].used_seconds;
+      c.budget_seconds += (*g.clocks)[side].budget_seconds;
+      if (on_time && score == (side == 0 ? 0.0 : 1.0)) ++c.time_losses;
+    }
+  }
   if (g.index % 2 == 0) return;
   t.pairs.add_pair(score_of_a(games[g.index - 1]), score);
   if (sprt) {

@@ -12,6 +12,7 @@
 #include "atomic_file.hpp"
 #include "config_file.hpp"
 #include "error.hpp"
+#include "player_spec.hpp"
 #include "variant.hpp"
 #include "weights.hpp"
 
@@ -259,9 +260,10 @@ void validate(PipelineConfig& c) {
   if (c.run_dir.empty()) c.run_dir = "runs/" + c.variant;
   if (c.promote != "elo" && c.promote != "sprt") throw Error("match.promote: expected \"elo\" or \"sprt\", got \"" + c.promote + "\"");
   if (c.match_games % 2 != 0) throw Error("match.games: must be even (each opening is played twice)");
-  static const std::regex limit(R"((depth|nodes|movetime)=\d+)");
+  static const std::regex limit(R"((depth|nodes|movetime)=\d+|tc=(\d+/)?[0-9.]+(\+[0-9.]+)?)");
   if (!std::regex_match(c.match_limit, limit))
-    throw Error("match.limit: expected depth=N, nodes=N or movetime=MS, got \"" + c.match_limit + "\"");
+    throw Error("match.limit: expected depth=N, nodes=N, movetime=MS or tc=BASE+INC, got \"" + c.match_limit + "\"");
+  eval::parse_player_spec(c.match_limit, "match.limit");  // the numbers, checked now rather than at the first match
   if (c.selfplay_config.empty()) {
     const std::string shipped = "configs/selfplay/" + c.variant + ".toml";
     if (fs::exists(shipped)) c.selfplay_config = shipped;

@@ -1,6 +1,8 @@
 #include "player_spec.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cstdint>
 #include <set>
 
@@ -10,7 +12,8 @@ namespace dama::eval {
 
 namespace {
 
-constexpr std::string_view kExpected = "expected e.g. depth=4, nodes=20000, movetime=100 or weights=FILE,depth=4";
+constexpr std::string_view kExpected =
+    "expected e.g. depth=4, nodes=20000, movetime=100, tc=10+0.1 or weights=FILE,depth=4";
 
 // A whole number in [min, max]; nothing else (no sign, no suffix, no blanks).
 std::uint64_t whole_number(std::string_view value, std::uint64_t min, std::uint64_t max, const std::string& where) {
@@ -22,7 +25,51 @@ std::uint64_t whole_number(std::string_view value, std::uint64_t min, std::uint6
   return n;
 }
 
+// A number of seconds: digits with an optional fraction, nothing else.
+double seconds_of(std::string_view text, const std::string& where, std::string_view what) {
+  double x = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), x);
+  const bool plain = !text.empty() && text.find_first_not_of("0123456789.") == std::string_view::npos;
+  if (!plain || error != std::errc() || end != text.data() + text.size() || x > 1e7)
+    throw Error(where + ": expected " + std::string(what) + " in seconds (e.g. tc=10+0.1 or tc=40/60), got '" +
+                std::string(text) + "'");
+  return x;
+}
+
 }  // namespace
+
+TimeControl parse_time_control(std::string_view text, const std::string& where) {
+  TimeControl tc;
+  const std::size_t slash = text.find('/');
+  if (slash != std::string_view::npos) {
+    tc.moves = static_cast<int>(whole_number(text.substr(0, slash), 1, 1000, where + " (moves before /)"));
+    text = text.substr(slash + 1);
+  }
+  const std::size_t plus = text.find('+');
+  tc.base_seconds = seconds_of(text.substr(0, plus), where, "the time for the game");
+  if (plus != std::string_view::npos)
+    tc.increment_seconds = seconds_of(text.substr(plus + 1), where, "the increment");
+  if (tc.base_seconds <= 0 && tc.increment_seconds <= 0)
+    throw Error(where + ": a clock with no time (give the base or the increment above 0)");
+  return tc;
+}
+
+int moves_to_go(const TimeControl& tc, int moves_made) {
+  return tc.moves > 0 ? tc.moves - moves_made % tc.moves : 0;
+}
+
+std::string hub_level_for(const TimeControl& tc, double remaining_seconds, int moves_made) {
+  char text[96];
+  std::string level;
+  if (tc.moves > 0) level += "moves=" + std::to_string(moves_to_go(tc, moves_made)) + " ";
+  std::snprintf(text, sizeof text, "time=%.3f", std::max(0.0, remaining_seconds));
+  level += text;
+  if (tc.increment_seconds > 0) {
+    std::snprintf(text, sizeof text, " inc=%.3f", tc.increment_seconds);
+    level += text;
+  }
+  return level;
+}
 
 PlayerSpec parse_player_spec(std::string_view text, std::string_view option) {
   const std::string context = std::string(option) + " '" + std::string(text) + "'";
@@ -35,8 +82,8 @@ PlayerSpec parse_player_spec(std::string_view text, std::string_view option) {
     start = std::min(text.find(','), text.size());
     spec.hub_command = std::string(text.substr(4, start - 4));
     if (spec.hub_command.find_first_not_of(' ') == std::string::npos)
-      throw Error(context + ": expected hub:PROGRAM [ARGUMENTS],depth=N or ,movetime=MS");
-    if (start == text.size()) throw Error(context + ": no search limit: add ,depth=N or ,movetime=MS");
+      throw Error(context + ": expected hub:PROGRAM [ARGUMENTS],depth=N, ,movetime=MS or ,tc=BASE+INC");
+    if (start == text.size()) throw Error(context + ": no search limit: add ,depth=N, ,movetime=MS or ,tc=BASE+INC");
     ++start;
   }
   while (start <= text.size()) {
@@ -64,16 +111,20 @@ PlayerSpec parse_player_spec(std::string_view text, std::string_view option) {
       spec.limits.nodes = whole_number(value, 1, UINT64_MAX, where);
     } else if (name == "movetime") {
       spec.limits.movetime_ms = static_cast<std::int64_t>(whole_number(value, 1, INT64_MAX, where));
+    } else if (name == "tc") {
+      spec.clock = parse_time_control(value, where);
     } else {
-      throw Error(context + ": unknown field '" + std::string(name) + "' (known: weights, depth, nodes, movetime)");
+      throw Error(context + ": unknown field '" + std::string(name) + "' (known: weights, depth, nodes, movetime, tc)");
     }
   }
+  const int limits = (spec.limits.depth != 0) + (spec.limits.nodes != 0) + (spec.limits.movetime_ms != 0);
+  if (spec.clock && limits > 0) throw Error(context + ": tc= is a game clock and takes no depth, nodes or movetime");
   if (!spec.hub_command.empty() && (spec.limits.nodes != 0 || seen.count("weights")))
-    throw Error(context + ": a Hub engine takes depth or movetime only (no nodes, its own weights)");
-  if (!spec.hub_command.empty() && spec.limits.depth != 0 && spec.limits.movetime_ms != 0)
+    throw Error(context + ": a Hub engine takes depth, movetime or tc only (no nodes, its own weights)");
+  if (!spec.hub_command.empty() && limits > 1)
     throw Error(context + ": a Hub engine takes depth or movetime, not both");
-  if (spec.limits.depth == 0 && spec.limits.nodes == 0 && spec.limits.movetime_ms == 0)
-    throw Error(context + ": no search limit: give depth=N, nodes=N or movetime=MS");
+  if (limits == 0 && !spec.clock)
+    throw Error(context + ": no search limit: give depth=N, nodes=N, movetime=MS or tc=BASE+INC");
   return spec;
 }
 

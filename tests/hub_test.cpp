@@ -109,12 +109,26 @@ class HubProcess {
   ~HubProcess() {
     close(to_);
     close(from_);
+    if (exited_) return;
     int status = 0;
     for (int i = 0; i < 100 && waitpid(pid_, &status, WNOHANG) == 0; ++i) usleep(20000);
     if (waitpid(pid_, &status, WNOHANG) == 0) {
       kill(pid_, SIGKILL);
       waitpid(pid_, &status, 0);
     }
+  }
+  // True when the program has exited within `seconds`.
+  bool exits_within(double seconds) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    int status = 0;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        exited_ = true;
+        return true;
+      }
+      usleep(10000);
+    }
+    return false;
   }
   void send(const std::string& line) {
     const std::string text = line + "\n";
@@ -145,6 +159,7 @@ class HubProcess {
 
  private:
   pid_t pid_;
+  bool exited_ = false;
   int to_, from_;
   std::string buffer_;
 };
@@ -195,6 +210,93 @@ TEST(HubSession, ScriptedGameOn8x8) {
   engine.send("stop");
   EXPECT_EQ(engine.read_until("done").back().rfind("done move=", 0), 0u);
   engine.send("quit");
+}
+
+std::string start8() { return "W" + std::string(12, 'b') + std::string(8, 'e') + std::string(12, 'w'); }
+
+// Time control, pondering and the faults a real client hit: a timed search
+// stays within its share of the clock, ponder searches until ponder-hit and
+// then plays within the clock, a rejected pos leaves no position, level
+// nodes= bounds the search, set-param after init is answered, and quit
+// ends a running search.
+TEST(HubSession, ClockPonderAndFaults) {
+  HubProcess engine;
+  engine.send("hub");
+  engine.read_until("wait");
+  engine.send("set-param name=variant value=russian");
+  engine.send("init");
+  ASSERT_EQ(engine.read_until("ready").back(), "ready");
+
+  // Sudden death with 2 s left: the move comes well within the clock.
+  engine.send("pos pos=" + start8());
+  engine.send("level time=2");
+  auto started = std::chrono::steady_clock::now();
+  engine.send("go think");
+  auto lines = engine.read_until("done");
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  ASSERT_EQ(lines.back().rfind("done move=", 0), 0u) << lines.back();
+  EXPECT_LT(took, 2.0 * 0.35 + 0.3);
+  EXPECT_GE(lines.size(), 2u);
+
+  // Ponder: no move before ponder-hit, however long; then one within the budget.
+  engine.send("pos pos=" + start8() + " moves=\"22-17\"");
+  engine.send("level time=1");
+  engine.send("go ponder");
+  usleep(1200000);  // longer than the whole clock
+  engine.send("ping");
+  lines = engine.read_until("pong");
+  for (const auto& l : lines) EXPECT_NE(l.rfind("done", 0), 0u) << "moved while pondering: " << l;
+  started = std::chrono::steady_clock::now();
+  engine.send("ponder-hit");
+  lines = engine.read_until("done");
+  took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  ASSERT_EQ(lines.back().rfind("done move=", 0), 0u) << lines.back();
+  EXPECT_LT(took, 0.35 + 0.3);
+
+  // Stop ends a ponder search at once, with a move.
+  engine.send("go ponder");
+  usleep(100000);
+  started = std::chrono::steady_clock::now();
+  engine.send("stop");
+  EXPECT_EQ(engine.read_until("done").back().rfind("done move=", 0), 0u);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 0.5);
+
+  // level nodes=N: no iteration reports more than N nodes (plus one check interval).
+  engine.send("level nodes=5000");
+  engine.send("go think");
+  lines = engine.read_until("done");
+  ASSERT_EQ(lines.back().rfind("done move=", 0), 0u);
+  for (const auto& l : lines)
+    if (l.rfind("info", 0) == 0) EXPECT_LE(std::stoull(*hub::parse_line(l).get("nodes")), 5000u) << l;
+
+  // A rejected pos leaves no position: go is an error, not a move for the old one.
+  engine.send("pos pos=" + start8() + " moves=\"22-18 11-15 18x9\"");
+  EXPECT_EQ(engine.read_until("error").back().rfind("error message=", 0), 0u);
+  engine.send("level depth=2");
+  engine.send("go think");
+  lines = engine.read_until("error");
+  EXPECT_EQ(lines.back().rfind("error message=", 0), 0u) << lines.back();
+  EXPECT_NE(lines.back().find("no position"), std::string::npos) << lines.back();
+
+  // set-param after init: applied when it can be, an error when it cannot.
+  engine.send("set-param name=aspiration value=false");
+  engine.send("set-param name=variant value=czech");
+  lines = engine.read_until("error");
+  EXPECT_NE(lines.back().find("after init"), std::string::npos) << lines.back();
+  engine.send("set-param name=aspiration value=maybe");
+  EXPECT_NE(engine.read_until("error").back().find("true or false"), std::string::npos);
+  engine.send("level time=abc");
+  EXPECT_NE(engine.read_until("error").back().find("level time"), std::string::npos);
+
+  // quit during an infinite search ends the search and the program.
+  engine.send("pos pos=" + start8());
+  engine.send("level infinite");
+  engine.send("go analyze");
+  usleep(100000);
+  started = std::chrono::steady_clock::now();
+  engine.send("quit");
+  EXPECT_TRUE(engine.exits_within(2.0));
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 2.0);
 }
 
 }  // namespace

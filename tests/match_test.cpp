@@ -216,6 +216,27 @@ TEST(MatchPlayerSpec, ReadsTheFields) {
   EXPECT_EQ(c.limits.nodes, 20000u);
   EXPECT_EQ(c.limits.movetime_ms, 50);
   EXPECT_TRUE(parse_player_spec("default,movetime=100", "--a").weights_file.empty());
+  const PlayerSpec d = parse_player_spec("tc=10+0.1", "--a");
+  ASSERT_TRUE(d.clock.has_value());
+  EXPECT_DOUBLE_EQ(d.clock->base_seconds, 10);
+  EXPECT_DOUBLE_EQ(d.clock->increment_seconds, 0.1);
+  EXPECT_EQ(d.clock->moves, 0);
+  const PlayerSpec e = parse_player_spec("hub:/bin/scan hub,tc=40/60.5", "--b");
+  ASSERT_TRUE(e.clock.has_value());
+  EXPECT_EQ(e.clock->moves, 40);
+  EXPECT_DOUBLE_EQ(e.clock->base_seconds, 60.5);
+  EXPECT_DOUBLE_EQ(e.clock->increment_seconds, 0);
+}
+
+TEST(MatchPlayerSpec, ClocksAsTheHubProtocolWritesThem) {
+  const TimeControl fischer = parse_time_control("10+0.1", "tc");
+  EXPECT_EQ(hub_level_for(fischer, 9.5, 3), "time=9.500 inc=0.100");
+  const TimeControl classical = parse_time_control("40/60", "tc");
+  EXPECT_EQ(moves_to_go(classical, 0), 40);
+  EXPECT_EQ(moves_to_go(classical, 39), 1);
+  EXPECT_EQ(moves_to_go(classical, 40), 40);
+  EXPECT_EQ(hub_level_for(classical, 12.25, 45), "moves=35 time=12.250");
+  EXPECT_EQ(hub_level_for(classical, -0.5, 45), "moves=35 time=0.000");
 }
 
 TEST(MatchPlayerSpec, RefusesMalformedSpecs) {
@@ -232,6 +253,12 @@ TEST(MatchPlayerSpec, RefusesMalformedSpecs) {
       {"weights=foo.json", "no search limit"},
       {"depth", "not key=value"},
       {"weights=,depth=3", "weights file"},
+      {"tc=abc", "in seconds"},
+      {"tc=10+", "the increment"},
+      {"tc=-1+2", "in seconds"},
+      {"tc=0+0", "no time"},
+      {"tc=0/10", "moves before /"},
+      {"tc=10+0.1,depth=4", "takes no depth"},
   };
   for (const auto& [spec, message] : cases) {
     try {
@@ -575,6 +602,47 @@ TEST_F(MatchRun, HubEnginePlaysLikeTheBuiltInPlayer) {
   EXPECT_THROW(parse_player_spec("hub:/bin/true,nodes=5", "--a"), Error);  // no node limit in the protocol
   EXPECT_THROW(parse_player_spec("hub:,depth=2", "--a"), Error);           // no program
   EXPECT_EQ(parse_player_spec("hub:/bin/scan hub,movetime=50", "--a").hub_command, "/bin/scan hub");
+}
+
+// Under a clock both players spend most of their time, none flags, and the
+// journal keeps the clock figures across a resume.
+TEST_F(MatchRun, GameClocksAreKeptAndReported) {
+  MatchSettings s = tiny("clock", 4);
+  s.a = parse_player_spec("tc=0.6+0.01", "--a");
+  s.b = parse_player_spec(std::string("hub:") + DAMA_BINARY + " hub,tc=0.6+0.01", "--b");
+  s.concurrency = 2;
+  const MatchOutcome r = run_match(s);
+  ASSERT_EQ(r.totals.games, 4u);
+  for (const ClockTotals* c : {&r.totals.clock_a, &r.totals.clock_b}) {
+    EXPECT_EQ(c->games, 4u);
+    EXPECT_EQ(c->time_losses, 0u);
+    EXPECT_GT(c->used_share(), 0.3);
+    EXPECT_LE(c->used_share(), 1.0);
+  }
+  for (const auto& line : game_lines(slurp(s.journal))) EXPECT_THAT(line, HasSubstr(" clock=")) << line;
+  MatchSettings again = s;
+  again.resume = true;
+  const MatchOutcome resumed = run_match(again);
+  EXPECT_EQ(resumed.games_played, 0u);
+  EXPECT_NEAR(resumed.totals.clock_a.used_seconds, r.totals.clock_a.used_seconds, 0.01);
+  EXPECT_NEAR(resumed.totals.clock_b.budget_seconds, r.totals.clock_b.budget_seconds, 0.01);
+}
+
+// A player whose clock runs out loses: counted on its side, with the reason.
+TEST(MatchTotalsClock, TimeLossesAreCountedForTheLoser) {
+  std::vector<GameRecord> games(2);
+  games[0].index = 0;
+  games[0].result = "0-1";  // A moved first and lost
+  games[0].reason = std::string(kLostOnTime);
+  games[0].clocks = {{ClockUse{1.2, 1.1}, ClockUse{0.5, 1.1}}};
+  games[1].index = 1;
+  games[1].result = "0-1";  // B moved first and lost, not on time
+  games[1].reason = "no legal moves";
+  games[1].clocks = {{ClockUse{0.9, 1.1}, ClockUse{1.0, 1.1}}};
+  const MatchTotals t = totals_of(games, std::nullopt);
+  EXPECT_EQ(t.clock_a.time_losses, 1u);
+  EXPECT_EQ(t.clock_b.time_losses, 0u);
+  EXPECT_NEAR(t.clock_a.used_share(), 2.1 / 2.2, 1e-9);
 }
 
 TEST_F(MatchRun, RefusesOddGameCounts) { EXPECT_THROW(run_match(tiny("odd", 7)), Error); }
