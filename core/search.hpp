@@ -26,7 +26,7 @@
 //
 // Time.  Under a game clock (limits.optimum_ms, from core/time_control) the
 // search aims at the optimum: it starts no iteration once more than about
-// half of it is gone (the next would most likely not finish), stretches it
+// 60% of it is gone (the next would most likely not finish), stretches it
 // up to 2.5 times while the best move keeps changing between iterations or
 // the score falls, spends nothing on a single legal move, and is stopped
 // at movetime_ms (the maximum) whatever it is doing.  While *limits.pondering
@@ -269,7 +269,7 @@ class Searcher {
   // has stayed put.
   void update_time_factor(bool best_move_changed, Score score_drop) {
     best_move_changes_ = best_move_changes_ / 2 + (best_move_changed ? 1.0 : 0.0);
-    double factor = 0.75 + 0.6 * best_move_changes_;
+    double factor = 0.9 + 0.6 * best_move_changes_;
     if (score_drop > 50) factor *= 1.5;
     else if (score_drop > 20) factor *= 1.25;
     time_factor_ = std::clamp(factor, 0.5, 2.5);
@@ -466,7 +466,7 @@ class Searcher {
   static constexpr Score kAspirationGiveUp = 400;  // a window this wide becomes the full one
   // An iteration costs about as much as all before it (branching ~2 with the
   // reductions), so one started after this share of the target overruns it.
-  static constexpr double kIterationStartShare = 0.55;
+  static constexpr double kIterationStartShare = 0.6;
 
   static constexpr std::uint16_t kNoKiller = 0xFFFF;
   static constexpr int kFirstReducedMove = 3;

@@ -18,7 +18,7 @@
 // with the increments those moves will bring.  A horizon shorter than the
 // game front-loads the clock -- the middle game, where draughts games are
 // decided, gets the most time, and with a control of 100 moves in games that
-// end near move 60 about 85% of the clock has been used by then -- while a
+// end near move 60 about 90% of the clock has been used by then -- while a
 // fixed fraction of what is left can never run out, so sudden death is safe.
 #pragma once
 
@@ -38,7 +38,7 @@ struct TimeBudget {
 };
 
 struct TimeSettings {
-  int planning_horizon = 25;           // moves the rest of the clock is spread over, at most
+  int planning_horizon = 20;           // moves the rest of the clock is spread over, at most
   double maximum_ratio = 4.0;          // maximum = this many optimums ...
   double maximum_share = 0.35;         // ... and never more than this share of the clock
   std::int64_t move_overhead_ms = 15;  // kept back each move for the protocol and the opponent's clock

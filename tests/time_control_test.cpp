@@ -34,13 +34,15 @@ TEST(TimeControl, TheLastMoveOfAControlMayUseTheWholeClock) {
 }
 
 TEST(TimeControl, IncrementsAndMoreTimeGiveMore) {
+  const TimeSettings s;
+  const double h = s.planning_horizon;
   const TimeBudget plain = allocate_time({10.0, 0, 0.0});
   const TimeBudget with_increment = allocate_time({10.0, 0, 0.1});
   const TimeBudget more_time = allocate_time({20.0, 0, 0.0});
   EXPECT_GT(with_increment.optimum_ms, plain.optimum_ms);
   EXPECT_GT(more_time.optimum_ms, plain.optimum_ms);
   // With an increment the per-move share is about the increment plus the spread base.
-  EXPECT_NEAR(static_cast<double>(with_increment.optimum_ms), plain.optimum_ms + 100.0 * 24 / 25, 2.0);
+  EXPECT_NEAR(static_cast<double>(with_increment.optimum_ms), plain.optimum_ms + 100.0 * (h - 1) / h, 2.0);
 }
 
 TEST(TimeControl, NeverMoreThanTheClockHolds) {
@@ -59,14 +61,14 @@ TEST(TimeControl, NeverMoreThanTheClockHolds) {
 
 // A game in sudden death where every move takes 2.5 optimums (the most the
 // search stretches a move to; core/search.hpp) and 2 ms of protocol still
-// has time left after 150 moves, longer than games get in practice (no
+// has time left after 120 moves, longer than games get in practice (no
 // sudden death lasts for ever: once the clock is down to the overhead kept
 // back, every move costs its minimum); with moves taking their optimum, a
 // control of 100 moves is mostly used by move 60.
 TEST(TimeControl, SimulatedGamesKeepTimeAndUseMostOfIt) {
   const TimeSettings s;
   double clock = 10.0;
-  for (int move = 0; move < 150; ++move) {
+  for (int move = 0; move < 120; ++move) {
     const TimeBudget b = allocate_time({clock, 0, 0.0}, s);
     clock -= (std::min(2.5 * static_cast<double>(b.optimum_ms), static_cast<double>(b.maximum_ms)) + 2) / 1000;
     ASSERT_GT(clock, 0.0) << "flagged on move " << move;
