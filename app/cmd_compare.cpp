@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "atomic_file.hpp"
 #include "commands.hpp"
 #include "compare.hpp"
 #include "selfplay.hpp"
@@ -62,6 +63,12 @@ std::string play_games(const std::string& variant, const CompareOptions& o) {
 }
 
 void run(const CompareOptions& o) {
+  {  // the report's directory, before any game is played
+    std::error_code ec;
+    std::filesystem::create_directories(o.report, ec);
+    if (ec) throw Error("--report " + o.report + ": cannot create the directory (" + ec.message() + ")");
+    check_can_write((std::filesystem::path(o.report) / "index.html").string(), "--report");
+  }
   const auto data = by_variant(o.data, "--data");
   const auto weights = by_variant(o.weights, "--weights");
   std::vector<const Variant*> variants;  // all checked before any game is played

@@ -30,7 +30,7 @@
 
 #include "commands.hpp"
 #include "hub_protocol.hpp"
-#include "search.hpp"
+#include "parallel_search.hpp"
 #include "time_control.hpp"
 #include "weights.hpp"
 
@@ -59,6 +59,7 @@ struct Settings {
   std::string weights_file;  // empty: the built-in defaults
   SearchOptions search;
   TimeSettings time;
+  int threads = 1;
 };
 
 std::string variant_names() {
@@ -76,6 +77,8 @@ void announce(Output& out, const Settings& s) {
   out.line("param name=weights value=" + hub::quote(s.weights_file) + " type=string");
   out.line(std::string("param name=aspiration value=") + (s.search.aspiration ? "true" : "false") + " type=bool");
   out.line("param name=move-overhead value=" + std::to_string(s.time.move_overhead_ms) + " type=int min=0 max=10000");
+  out.line("param name=threads value=" + std::to_string(s.threads) + " type=int min=1 max=" +
+           std::to_string(kMaxSearchThreads));
   out.line("wait");
 }
 
@@ -96,7 +99,9 @@ int int_value(const std::string& name, const std::string& value, int min, int ma
 
 void set_param(Settings& s, const hub::Line& line) {
   const std::string name = line.get("name").value_or(""), value = line.get("value").value_or("");
-  if (name == "variant") s.variant = std::string(find_variant(value).name);
+  // Scan calls international draughts "normal"; its other variants (killer,
+  // bt, frisian, losing) are not dama's and are refused by find_variant.
+  if (name == "variant") s.variant = std::string(find_variant(value == "normal" ? "international" : value).name);
   else if (name == "forced-capture") s.forced_capture = bool_value(name, value);
   else if (name == "draw-rules") {
     if (value != "default" && value != "tournament")
@@ -106,6 +111,7 @@ void set_param(Settings& s, const hub::Line& line) {
   else if (name == "weights") s.weights_file = value;
   else if (name == "aspiration") s.search.aspiration = bool_value(name, value);
   else if (name == "move-overhead") s.time.move_overhead_ms = int_value(name, value, 0, 10000);
+  else if (name == "threads") s.threads = int_value(name, value, 1, kMaxSearchThreads);
   else throw Error("set-param: unknown parameter '" + name + "'");
 }
 
@@ -181,7 +187,7 @@ class Session {
         weights_(s.weights_file.empty() ? default_weights(variant) : load_weights(s.weights_file, variant)),
         draw_rules_(s.draw_rules == "tournament" ? DrawRules::Tournament : DrawRules::Default),
         time_settings_(s.time),
-        searcher_(WeightsEvaluator<R>{&weights_}, static_cast<std::size_t>(s.tt_megabytes)),
+        searcher_(WeightsEvaluator<R>{&weights_}, static_cast<std::size_t>(s.tt_megabytes), s.threads),
         game_(Game<R>(Position<Board>::start(R.first_player), draw_rules_)) {
     searcher_.set_options(s.search);
   }
@@ -223,13 +229,15 @@ class Session {
   // Only the search features apply to a running session; the rest is read at init.
   void set_param_live(const hub::Line& line) {
     const std::string name = line.get("name").value_or("");
-    if (name != "aspiration" && name != "move-overhead")
+    if (name != "aspiration" && name != "move-overhead" && name != "threads")
       throw Error("set-param " + name + " after init: parameters are read at init (send them before it)");
     Settings s;
     s.search = searcher_.options();
     s.time = time_settings_;
+    s.threads = searcher_.threads();
     set_param(s, line);
     searcher_.set_options(s.search);
+    if (s.threads != searcher_.threads()) searcher_.set_threads(s.threads);
     time_settings_ = s.time;
   }
 
@@ -273,7 +281,7 @@ class Session {
   Weights weights_;
   DrawRules draw_rules_;
   TimeSettings time_settings_;
-  Searcher<R, WeightsEvaluator<R>> searcher_;
+  ParallelSearcher<R, WeightsEvaluator<R>> searcher_;
   std::optional<Game<R>> game_;
   Level level_;
   std::atomic<bool> stop_{false}, searching_{false}, pondering_{false};

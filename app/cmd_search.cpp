@@ -13,7 +13,7 @@
 #include "game.hpp"
 #include "notation.hpp"
 #include "options.hpp"
-#include "search.hpp"
+#include "parallel_search.hpp"
 #include "weights.hpp"
 
 namespace dama::cli {
@@ -28,6 +28,8 @@ struct SearchCommandOptions {
   std::string weights_file;  // empty: the variant's built-in weights
   std::size_t tt_megabytes = kDefaultTTMegabytes;
   std::string draw_rules = "default";
+  int threads = 1;
+  bool aspiration = true;
 };
 
 // The game the options describe: --fen (or the start), then the --play moves
@@ -80,7 +82,8 @@ void run_search(const SearchCommandOptions& o, const ResolvedGame& setup) {
   limits.depth = o.depth;
   limits.nodes = o.nodes;
   limits.movetime_ms = o.movetime_ms;
-  Searcher<R, WeightsEvaluator<R>> searcher(WeightsEvaluator<R>{&weights}, o.tt_megabytes);
+  ParallelSearcher<R, WeightsEvaluator<R>> searcher(WeightsEvaluator<R>{&weights}, o.tt_megabytes, o.threads);
+  searcher.set_options(SearchOptions{.aspiration = o.aspiration});
   const auto result = searcher.search(game, limits, [&](const SearchInfo<Board>& info) {
     std::cout << "info depth " << info.depth << " score " << format_score(info.score) << " nodes " << info.nodes
               << " nps " << info.nps << " pv " << format_line<R>(game.position(), info.pv, setup.notation) << "\n"
@@ -114,6 +117,11 @@ void register_search(CLI::App& app) {
   cmd->add_option("--draw-rules", options.draw_rules, "default, or tournament (russian only)")
       ->check(CLI::IsMember({"default", "tournament"}))
       ->capture_default_str();
+  cmd->add_option("--threads", options.threads,
+                  "search threads (lazy SMP; more than 1 is not reproducible, and nodes count every thread)")
+      ->check(CLI::Range(1, kMaxSearchThreads))
+      ->capture_default_str();
+  cmd->add_flag("--aspiration,!--no-aspiration", options.aspiration, "aspiration windows at the root (default on)");
   cmd->callback([] {
     const ResolvedGame setup = resolve(options.game);
     with_rules(setup.rules, [&]<RuleSet R>() { run_search<R>(options, setup); });

@@ -9,6 +9,7 @@
 #include <memory>
 #include <sstream>
 
+#include "atomic_file.hpp"
 #include "commands.hpp"
 #include "mpi_ranks.hpp"
 #include "selfplay.hpp"
@@ -82,6 +83,7 @@ void run(const SelfplayOptions& options) {
   const MpiRanks ranks = MpiRanks::from_environment();
   const std::string final_out = config.out;
   if (ranks.size > 1) config.out = shard_path(final_out, ranks.rank);
+  check_can_write(config.out, "--out");  // now, not at the first checkpoint
   if (ranks.rank == 0) std::cout << "# effective config\n" << to_toml(config) << std::flush;
 
   std::signal(SIGINT, on_selfplay_stop_signal);
@@ -126,9 +128,10 @@ void register_selfplay(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("selfplay", "play engine games in parallel and write the positions to HDF5");
   cmd->add_option("-c,--config", options->config, "a config file (configs/selfplay/<variant>.toml)");
   cmd->add_option("-v,--variant", options->variant, "the variant, when no config is given (built-in defaults)");
-  cmd->add_option("-g,--games", options->games, "number of games (overrides the config)")->check(CLI::PositiveNumber);
+  cmd->add_option("-g,--games", options->games, "number of games (overrides the config)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}));
   cmd->add_option("-t,--threads", options->threads, "game threads, 0 = every core (overrides the config)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1024}));
   cmd->add_option("-o,--out", options->out, "output file (overrides the config)");
   cmd->add_option("-s,--seed", options->seed, "job seed (overrides the config)")->check(CLI::NonNegativeNumber);
   cmd->add_option("-w,--weights", options->weights, "weights file to play with (overrides the config)");

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "atomic_file.hpp"
 #include "checkpoint.hpp"
 #include "commands.hpp"
 #include "config.hpp"
@@ -234,6 +235,8 @@ void hold_or_stream(FitData& fit, train::PositionBlocks data, bool stream, const
 
 void run_tune(const TuneOptions& o) {
   const Variant& variant = find_variant(o.variant);
+  check_can_write(o.out, "--out");  // now, not after the first epoch
+  if (!o.log.empty()) check_can_write(o.log, "--log");
   std::string config_origin;
   const train::TrainSettings settings = settings_of(o, variant, config_origin);
   if (o.threads > 0) omp_set_num_threads(o.threads);

@@ -27,6 +27,21 @@ void write_all(int fd, const std::string& text) {
 
 }  // namespace
 
+void check_can_write(const std::string& path, const std::string& what) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  const std::string where = what + " " + path + ": ";
+  std::error_code ec;
+  if (fs::is_directory(target, ec)) throw Error(where + "is a directory");
+  if (!fs::is_directory(dir, ec)) throw Error(where + "no directory " + dir.string());
+  const std::string probe = (dir / (".dama-write-check-" + std::to_string(::getpid()))).string();
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) throw Error(where + "cannot write in " + dir.string() + " (" + std::strerror(errno) + ")");
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
 void write_file_atomically(const std::string& path, const std::string& text) {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

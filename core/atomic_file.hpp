@@ -11,6 +11,11 @@ namespace dama {
 // Throws dama::Error naming path when the file cannot be written.
 void write_file_atomically(const std::string& path, const std::string& text);
 
+// Checks, before any long work, that `path` can be written later: its
+// directory exists and a file can be created in it, and `path` is not a
+// directory.  Throws dama::Error as "<what> <path>: <why>" otherwise.
+void check_can_write(const std::string& path, const std::string& what);
+
 // The whole file; throws dama::Error naming path when it cannot be read.
 std::string read_whole_file(const std::string& path);
 

@@ -37,8 +37,9 @@
 // window of +-kAspirationWindow around the previous score, widened (doubled)
 // on the side that failed until the score falls inside.
 //
-// Determinism.  Nothing is random and nothing is shared: each Searcher owns
-// its table, killers and history.  A fresh Searcher (or one after clear())
+// Determinism.  Nothing is random and, on one thread, nothing is shared:
+// each Searcher owns its table (unless it is a thread of a parallel search,
+// core/parallel_search.hpp, which is not reproducible), killers and history.  A fresh Searcher (or one after clear())
 // given the same game and the same depth or node limit returns the same move,
 // score and node count on every run and in any thread.  Time limits and the
 // stop flag end a search at a moment the clock decides, so they do not.
@@ -54,6 +55,7 @@
 #include <cstdlib>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -140,13 +142,25 @@ class Searcher {
   using InfoCallback = std::function<void(const Info&)>;
 
   explicit Searcher(Evaluator evaluator, std::size_t tt_megabytes = kDefaultTTMegabytes)
-      : evaluator_(std::move(evaluator)), tt_(tt_megabytes), pv_(kMaxPly + 1) {}
+      : evaluator_(std::move(evaluator)),
+        own_tt_(std::make_unique<TranspositionTable>(tt_megabytes)),
+        tt_(own_tt_.get()),
+        pv_(kMaxPly + 1) {}
 
-  // Forgets everything learnt: the table, killers and history.
+  // One of the threads of a parallel search: the table is shared, and its
+  // owner (core/parallel_search.hpp) clears it and starts its searches.
+  Searcher(Evaluator evaluator, TranspositionTable& shared)
+      : evaluator_(std::move(evaluator)), tt_(&shared), pv_(kMaxPly + 1) {}
+
+  // Forgets everything learnt: the table (when its own), killers and history.
   void clear() {
-    tt_.clear();
+    if (own_tt_) tt_->clear();
     clear_heuristics();
   }
+
+  // A helper thread of a parallel search searches this many plies deeper
+  // than the iteration count, so that the threads spread over two depths.
+  void set_depth_offset(int plies) { depth_offset_ = plies; }
 
   void set_options(const SearchOptions& options) { options_ = options; }
   const SearchOptions& options() const { return options_; }
@@ -166,7 +180,7 @@ class Searcher {
     const bool single_reply = root_moves.size() == 1;
     for (int depth = 1; depth <= max_depth; ++depth) {
       root_depth_ = depth;
-      const Score score = search_root(game.position(), root, depth, result);
+      const Score score = search_root(game.position(), root, std::min(depth + depth_offset_, kMaxDepth), result);
       if (aborted_ || pv_length_[0] == 0) break;  // (a complete root search always has a PV)
       const bool best_move_changed = result.depth > 0 && !pv_[0][0].same_identity(result.pv.front());
       const Score previous_score = result.score;
@@ -206,7 +220,7 @@ class Searcher {
     pondering_ = limits.pondering && limits.pondering->load();
     best_move_changes_ = 0;
     time_factor_ = 1.0;
-    tt_.new_search();
+    if (own_tt_) tt_->new_search();
     clear_heuristics();
     // The positions the root may repeat: those since the last irreversible move.
     const auto& hashes = game.hashes();
@@ -353,7 +367,7 @@ class Searcher {
 
     const bool pv_node = beta - alpha > 1;
     std::uint16_t tt_move = kNoMoveIndex;
-    if (const TTEntry* entry = tt_.probe(s.hash)) {
+    if (const auto entry = tt_->probe(s.hash)) {
       tt_move = entry->move;
       if (!pv_node && entry->depth >= depth) {
         const Score stored = score_from_tt(entry->score, ply);
@@ -398,7 +412,7 @@ class Searcher {
       }
     }
     const Bound bound = best >= beta ? Bound::Lower : best > original_alpha ? Bound::Exact : Bound::Upper;
-    tt_.store(s.hash, depth, score_to_tt(best, ply), bound,
+    tt_->store(s.hash, depth, score_to_tt(best, ply), bound,
               bound == Bound::Upper ? kNoMoveIndex : static_cast<std::uint16_t>(best_index));
     return best;
   }
@@ -543,7 +557,8 @@ class Searcher {
   }
 
   Evaluator evaluator_;
-  TranspositionTable tt_;
+  std::unique_ptr<TranspositionTable> own_tt_;  // null when shared
+  TranspositionTable* tt_;
   std::array<std::array<std::uint16_t, 2>, kMaxPly + 1> killers_{};
   std::array<std::array<std::array<int, 64>, 64>, 2> history_{};  // [side][from bit][to bit]
   std::vector<std::array<MoveT, kMaxPly + 1>> pv_;                 // triangular PV table, by ply
@@ -562,6 +577,7 @@ class Searcher {
   std::uint64_t nodes_ = 0;
   bool aborted_ = false;
   int root_depth_ = 1;
+  int depth_offset_ = 0;
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -7,14 +7,23 @@
 // the second takes every other store (always-replace), so recent shallow
 // results do not push out expensive deep ones and vice versa.
 //
-// One table belongs to one Searcher: no sharing, no locks, and so every
-// search from a cleared table is reproducible.
+// A table belongs to one Searcher, or is shared by the threads of one
+// parallel search (core/parallel_search.hpp).  Shared, it needs no lock:
+// each entry is two 64-bit words written and read atomically (relaxed), the
+// key stored XORed with the data, so a read that meets a half-written entry
+// sees a key that matches nothing and misses (the "lockless" scheme of
+// Hyatt and Mann, "A lock-less transposition table implementation for
+// parallel search chess engines", ICGA Journal 2002).  Single-threaded the
+// table behaves exactly as a plain one, so every search from a cleared table
+// on one thread is reproducible.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <memory>
+#include <optional>
 
 #include "evaluate.hpp"
 
@@ -57,50 +66,89 @@ class TranspositionTable {
     const std::size_t wanted = std::max<std::size_t>(1, megabytes * 1024 * 1024 / sizeof(Bucket));
     std::size_t count = 1;
     while (count * 2 <= wanted) count *= 2;
-    buckets_.resize(count);
+    buckets_ = std::make_unique<Bucket[]>(count);
+    count_ = count;
     mask_ = count - 1;
+    clear();
   }
 
   void clear() {
-    std::fill(buckets_.begin(), buckets_.end(), Bucket{});
+    for (std::size_t i = 0; i < count_; ++i)
+      for (Slot* slot : {&buckets_[i].deep, &buckets_[i].recent}) {
+        slot->check.store(0, std::memory_order_relaxed);
+        slot->data.store(0, std::memory_order_relaxed);
+      }
     generation_ = 0;
   }
-  // Marks the entries stored so far as belonging to an older search.
+  // Marks the entries stored so far as belonging to an older search.  Not
+  // while threads search: a parallel search calls it before they start.
   void new_search() { ++generation_; }
 
-  const TTEntry* probe(std::uint64_t key) const {
+  std::optional<TTEntry> probe(std::uint64_t key) const {
     const Bucket& b = buckets_[key & mask_];
-    if (b.deep.bound != Bound::None && b.deep.key == key) return &b.deep;
-    if (b.recent.bound != Bound::None && b.recent.key == key) return &b.recent;
-    return nullptr;
+    if (const TTEntry e = load(b.deep); e.bound != Bound::None && e.key == key) return e;
+    if (const TTEntry e = load(b.recent); e.bound != Bound::None && e.key == key) return e;
+    return std::nullopt;
   }
 
   void store(std::uint64_t key, int depth, Score score, Bound bound, std::uint16_t move) {
     Bucket& b = buckets_[key & mask_];
+    const TTEntry deep = load(b.deep);
     TTEntry entry{key, static_cast<std::int16_t>(score), move, static_cast<std::int8_t>(std::clamp(depth, -128, 127)),
                   bound, generation_};
-    const bool replace_deep = b.deep.bound == Bound::None || b.deep.key == key || depth >= b.deep.depth ||
-                              b.deep.generation != generation_;
-    TTEntry& slot = replace_deep ? b.deep : b.recent;
+    const bool replace_deep = deep.bound == Bound::None || deep.key == key || depth >= deep.depth ||
+                              deep.generation != generation_;
+    Slot& slot = replace_deep ? b.deep : b.recent;
     // A result without a best move (all moves failed low) keeps the move
     // an earlier visit found: it is still the best guess to try first.
-    if (move == kNoMoveIndex && slot.key == key) entry.move = slot.move;
+    if (move == kNoMoveIndex) {
+      const TTEntry old = replace_deep ? deep : load(b.recent);
+      if (old.key == key) entry.move = old.move;
+    }
     // A deep entry pushed out by a deeper one still beats an empty slot.
-    if (replace_deep && b.deep.bound != Bound::None && b.deep.key != key) b.recent = b.deep;
-    slot = entry;
+    if (replace_deep && deep.bound != Bound::None && deep.key != key) save(b.recent, deep);
+    save(slot, entry);
   }
 
-  std::size_t bucket_count() const { return buckets_.size(); }
-  std::size_t bytes() const { return buckets_.size() * sizeof(Bucket); }
+  std::size_t bucket_count() const { return count_; }
+  std::size_t bytes() const { return count_ * sizeof(Bucket); }
 
  private:
+  struct Slot {
+    std::atomic<std::uint64_t> check{0};  // key ^ data
+    std::atomic<std::uint64_t> data{0};   // score, move, depth, bound, generation
+  };
   struct Bucket {
-    TTEntry deep;    // depth-preferred
-    TTEntry recent;  // always-replace
+    Slot deep;    // depth-preferred
+    Slot recent;  // always-replace
   };
   static_assert(sizeof(Bucket) == 32);
 
-  std::vector<Bucket> buckets_;
+  static std::uint64_t pack(const TTEntry& e) {
+    return std::uint64_t{static_cast<std::uint16_t>(e.score)} | std::uint64_t{e.move} << 16 |
+           std::uint64_t{static_cast<std::uint8_t>(e.depth)} << 32 | std::uint64_t{static_cast<std::uint8_t>(e.bound)} << 40 |
+           std::uint64_t{e.generation} << 48;
+  }
+  static TTEntry load(const Slot& slot) {
+    const std::uint64_t data = slot.data.load(std::memory_order_relaxed);
+    const std::uint64_t check = slot.check.load(std::memory_order_relaxed);
+    TTEntry e;
+    e.key = check ^ data;
+    e.score = static_cast<std::int16_t>(data & 0xFFFF);
+    e.move = static_cast<std::uint16_t>(data >> 16 & 0xFFFF);
+    e.depth = static_cast<std::int8_t>(data >> 32 & 0xFF);
+    e.bound = static_cast<Bound>(data >> 40 & 0xFF);
+    e.generation = static_cast<std::uint8_t>(data >> 48 & 0xFF);
+    return e;
+  }
+  static void save(Slot& slot, const TTEntry& e) {
+    const std::uint64_t data = pack(e);
+    slot.data.store(data, std::memory_order_relaxed);
+    slot.check.store(e.key ^ data, std::memory_order_relaxed);
+  }
+
+  std::unique_ptr<Bucket[]> buckets_;
+  std::size_t count_ = 0;
   std::size_t mask_ = 0;
   std::uint8_t generation_ = 0;
 };

@@ -13,6 +13,7 @@
 #include "hub_protocol.hpp"
 #include "match_scheduler.hpp"
 #include "openings.hpp"
+#include "parallel_search.hpp"
 #include "pdn.hpp"
 #include "referee.hpp"
 #include "time_control.hpp"
@@ -89,7 +90,7 @@ class MatchGames {
         : limits_(match.settings_for(spec, weights, cancel).limits), clock_(spec.clock), cancel_(cancel) {
       command_ = spec.hub_command;
       if (spec.hub_command.empty()) {
-        engine_.emplace(WeightsEvaluator<R>{&weights}, match.settings_.tt_megabytes);
+        engine_.emplace(WeightsEvaluator<R>{&weights}, match.settings_.tt_megabytes, spec.threads);
         return;
       }
       hub_ = std::make_unique<HubEngine>(
@@ -169,7 +170,7 @@ class MatchGames {
     SearchLimits limits_;
     std::optional<TimeControl> clock_;
     const std::atomic<bool>* cancel_;
-    std::optional<Searcher<R, WeightsEvaluator<R>>> engine_;
+    std::optional<ParallelSearcher<R, WeightsEvaluator<R>>> engine_;
     std::unique_ptr<HubEngine> hub_;
     std::string command_, level_;
     int moves_made_ = 0;
@@ -181,7 +182,8 @@ class MatchGames {
    public:
     Worker(const MatchGames& match, const std::atomic<bool>* cancel) : match_(match), cancel_(cancel) {
       const MatchSettings& s = match.settings_;
-      if (s.a.hub_command.empty() && s.b.hub_command.empty() && !s.a.clock && !s.b.clock) {
+      const auto plain = [](const PlayerSpec& p) { return p.hub_command.empty() && !p.clock && p.threads == 1; };
+      if (plain(s.a) && plain(s.b)) {
         a_first_.emplace(match.settings_for(s.a, match.players_.a_weights, cancel),
                          match.settings_for(s.b, match.players_.b_weights, cancel), s.tt_megabytes);
         b_first_.emplace(match.settings_for(s.b, match.players_.b_weights, cancel),

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "error.hpp"
+#include "parallel_search.hpp"
 
 namespace dama::eval {
 
@@ -113,14 +114,16 @@ PlayerSpec parse_player_spec(std::string_view text, std::string_view option) {
       spec.limits.movetime_ms = static_cast<std::int64_t>(whole_number(value, 1, INT64_MAX, where));
     } else if (name == "tc") {
       spec.clock = parse_time_control(value, where);
+    } else if (name == "threads") {
+      spec.threads = static_cast<int>(whole_number(value, 1, kMaxSearchThreads, where));
     } else {
-      throw Error(context + ": unknown field '" + std::string(name) + "' (known: weights, depth, nodes, movetime, tc)");
+      throw Error(context + ": unknown field '" + std::string(name) + "' (known: weights, depth, nodes, movetime, tc, threads)");
     }
   }
   const int limits = (spec.limits.depth != 0) + (spec.limits.nodes != 0) + (spec.limits.movetime_ms != 0);
   if (spec.clock && limits > 0) throw Error(context + ": tc= is a game clock and takes no depth, nodes or movetime");
-  if (!spec.hub_command.empty() && (spec.limits.nodes != 0 || seen.count("weights")))
-    throw Error(context + ": a Hub engine takes depth, movetime or tc only (no nodes, its own weights)");
+  if (!spec.hub_command.empty() && (spec.limits.nodes != 0 || seen.count("weights") || seen.count("threads")))
+    throw Error(context + ": a Hub engine takes depth, movetime or tc only (no nodes; its own weights and threads)");
   if (!spec.hub_command.empty() && limits > 1)
     throw Error(context + ": a Hub engine takes depth or movetime, not both");
   if (limits == 0 && !spec.clock)

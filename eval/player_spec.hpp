@@ -6,6 +6,8 @@
 //   movetime=100                             milliseconds per move
 //   tc=10+0.1                                a game clock: 10 s for the game, 0.1 s added before every move
 //   tc=40/60+0.5                             60 s for every 40 moves (added again after each 40), 0.5 s a move
+//   tc=10+0.1,threads=2                      two search threads (lazy SMP); a Hub engine takes
+//                                            its threads as its own parameter (dama hub --param threads=2)
 //   hub:/usr/bin/scan hub,movetime=100      an external Hub engine (program
 //                                            and arguments up to the first comma)
 // At least one limit (depth, nodes, movetime, tc) is required -- a search
@@ -37,6 +39,7 @@ struct PlayerSpec {
   std::string weights_file;  // empty: the variant's built-in weights
   SearchLimits limits;       // stop left null
   std::optional<TimeControl> clock;
+  int threads = 1;           // search threads of our engine
   std::string hub_command;   // not empty: an external Hub engine, run with this command
 };
 

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -250,6 +251,19 @@ class Writer {
 
 bool stopping(const SelfplayHooks& hooks) { return hooks.stop && hooks.stop->load() > 0; }
 
+// The game threads: as asked (0: one per core), but no more than the games
+// left to play, nor than 4 per core -- each thread holds two engines and their
+// tables, so thousands of them only exhaust the memory and the scheduler.
+int game_threads(std::int64_t asked, std::int64_t games_left, const SelfplayHooks& hooks) {
+  const std::int64_t wanted = asked > 0 ? asked : omp_get_max_threads();
+  const std::int64_t cap = std::max<std::int64_t>(1, std::min<std::int64_t>(games_left, 4 * omp_get_num_procs()));
+  if (wanted <= cap) return static_cast<int>(wanted);
+  if (hooks.log)
+    hooks.log("threads " + std::to_string(wanted) + ": playing on " + std::to_string(cap) +
+              " (at most the games left, " + std::to_string(std::max<std::int64_t>(games_left, 0)) + ", and 4 per core)");
+  return static_cast<int>(cap);
+}
+
 template <RuleSet R>
 SelfplayOutcome run_job(const JobSetup& s, bool resume, const SelfplayHooks& hooks) {
   check_openings<R>(s.openings);
@@ -275,7 +289,7 @@ SelfplayOutcome run_job(const JobSetup& s, bool resume, const SelfplayHooks& hoo
   PlayerSettings player{&s.weights, {}};
   player.limits.depth = static_cast<int>(s.config.search_depth);
   player.limits.nodes = static_cast<std::uint64_t>(s.config.search_nodes);
-  const int threads = s.config.threads > 0 ? static_cast<int>(s.config.threads) : omp_get_max_threads();
+  const int threads = game_threads(s.config.threads, local_total - next_local.load(), hooks);
   std::exception_ptr player_error;
   std::mutex error_mutex;
 #pragma omp parallel num_threads(threads)

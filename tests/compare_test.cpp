@@ -103,6 +103,13 @@ TEST(CompareCommand, BadInputIsRefused) {
   const auto bad_data = test::run_dama_process({"compare", "--variants", "russian", "--data", "russian"});
   EXPECT_EQ(bad_data.exit_code, 2) << bad_data;
   EXPECT_THAT(bad_data.err, ::testing::HasSubstr("expected VARIANT=FILE"));
+  // A report directory that cannot be made: one line, before any game is played.
+  const auto bad_report = test::run_dama_process({"compare", "--variants", "russian", "--games", "100000", "--report",
+                                                  "/proc/dama-report"},
+                                                 std::chrono::seconds(20));
+  EXPECT_EQ(bad_report.exit_code, 2) << bad_report;
+  EXPECT_THAT(bad_report.err, ::testing::HasSubstr("--report /proc/dama-report: cannot create the directory"));
+  EXPECT_THAT(bad_report.err, ::testing::Not(::testing::HasSubstr("internal error")));
 }
 
 }  // namespace

@@ -212,6 +212,21 @@ TEST(HubSession, ScriptedGameOn8x8) {
   engine.send("quit");
 }
 
+// Scan's name for international draughts is accepted.
+TEST(HubSession, ScansVariantNameNormal) {
+  HubProcess engine;
+  engine.send("hub");
+  engine.read_until("wait");
+  engine.send("set-param name=variant value=normal");
+  engine.send("init");
+  ASSERT_EQ(engine.read_until("ready").back(), "ready");
+  engine.send("pos pos=W" + std::string(20, 'b') + std::string(10, 'e') + std::string(20, 'w'));
+  engine.send("level depth=3");
+  engine.send("go think");
+  EXPECT_EQ(engine.read_until("done").back().rfind("done move=", 0), 0u);
+  engine.send("quit");
+}
+
 std::string start8() { return "W" + std::string(12, 'b') + std::string(8, 'e') + std::string(12, 'w'); }
 
 // Time control, pondering and the faults a real client hit: a timed search
@@ -279,6 +294,13 @@ TEST(HubSession, ClockPonderAndFaults) {
   EXPECT_NE(lines.back().find("no position"), std::string::npos) << lines.back();
 
   // set-param after init: applied when it can be, an error when it cannot.
+  engine.send("set-param name=threads value=2");
+  engine.send("pos pos=" + start8());
+  engine.send("level depth=6");
+  engine.send("go think");
+  lines = engine.read_until("done");
+  EXPECT_EQ(lines.back().rfind("done move=", 0), 0u) << lines.back();
+  EXPECT_EQ(lines.end()[-2].rfind("info depth=6", 0), 0u) << lines.end()[-2];
   engine.send("set-param name=aspiration value=false");
   engine.send("set-param name=variant value=czech");
   lines = engine.read_until("error");

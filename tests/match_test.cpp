@@ -226,6 +226,8 @@ TEST(MatchPlayerSpec, ReadsTheFields) {
   EXPECT_EQ(e.clock->moves, 40);
   EXPECT_DOUBLE_EQ(e.clock->base_seconds, 60.5);
   EXPECT_DOUBLE_EQ(e.clock->increment_seconds, 0);
+  EXPECT_EQ(parse_player_spec("tc=5+0.05,threads=2", "--a").threads, 2);
+  EXPECT_EQ(parse_player_spec("depth=3", "--a").threads, 1);
 }
 
 TEST(MatchPlayerSpec, ClocksAsTheHubProtocolWritesThem) {
@@ -259,6 +261,8 @@ TEST(MatchPlayerSpec, RefusesMalformedSpecs) {
       {"tc=0+0", "no time"},
       {"tc=0/10", "moves before /"},
       {"tc=10+0.1,depth=4", "takes no depth"},
+      {"depth=4,threads=0", "from 1 to 64"},
+      {"hub:/bin/scan hub,tc=10,threads=2", "its own weights and threads"},
   };
   for (const auto& [spec, message] : cases) {
     try {
@@ -607,14 +611,15 @@ TEST_F(MatchRun, HubEnginePlaysLikeTheBuiltInPlayer) {
 // Under a clock both players spend most of their time, none flags, and the
 // journal keeps the clock figures across a resume.
 TEST_F(MatchRun, GameClocksAreKeptAndReported) {
-  MatchSettings s = tiny("clock", 4);
-  s.a = parse_player_spec("tc=0.6+0.01", "--a");
-  s.b = parse_player_spec(std::string("hub:") + DAMA_BINARY + " hub,tc=0.6+0.01", "--b");
-  s.concurrency = 2;
+  // One game at a time, and clocks of a second and a half: wide enough that
+  // a machine busy with other tests does not flag them.
+  MatchSettings s = tiny("clock", 2);
+  s.a = parse_player_spec("tc=1.5+0.02", "--a");
+  s.b = parse_player_spec(std::string("hub:") + DAMA_BINARY + " hub,tc=1.5+0.02", "--b");
   const MatchOutcome r = run_match(s);
-  ASSERT_EQ(r.totals.games, 4u);
+  ASSERT_EQ(r.totals.games, 2u);
   for (const ClockTotals* c : {&r.totals.clock_a, &r.totals.clock_b}) {
-    EXPECT_EQ(c->games, 4u);
+    EXPECT_EQ(c->games, 2u);
     EXPECT_EQ(c->time_losses, 0u);
     EXPECT_GT(c->used_share(), 0.3);
     EXPECT_LE(c->used_share(), 1.0);
@@ -626,6 +631,15 @@ TEST_F(MatchRun, GameClocksAreKeptAndReported) {
   EXPECT_EQ(resumed.games_played, 0u);
   EXPECT_NEAR(resumed.totals.clock_a.used_seconds, r.totals.clock_a.used_seconds, 0.01);
   EXPECT_NEAR(resumed.totals.clock_b.budget_seconds, r.totals.clock_b.budget_seconds, 0.01);
+}
+
+// A player with two search threads plays through the same game loop.
+TEST_F(MatchRun, TwoThreadPlayerPlaysWholeGames) {
+  MatchSettings s = tiny("threads", 2);
+  s.a = parse_player_spec("depth=4,threads=2", "--a");
+  const MatchOutcome r = run_match(s);
+  EXPECT_EQ(r.totals.games, 2u);
+  EXPECT_EQ(r.stop, StopReason::Completed);
 }
 
 // A player whose clock runs out loses: counted on its side, with the reason.

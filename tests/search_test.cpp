@@ -24,6 +24,7 @@
 #include "fen.hpp"
 #include "game.hpp"
 #include "notation.hpp"
+#include "parallel_search.hpp"
 #include "search.hpp"
 #include "test_support.hpp"
 #include "tt.hpp"
@@ -365,6 +366,41 @@ TEST(SearchOptions, AspirationChangesTheTreeNotTheVerdict) {
   EXPECT_NE(a.nodes, b.nodes);
 }
 
+// Lazy SMP: one thread is exactly the plain search; two share the table,
+// and the main thread's result is a complete search of the asked depth.
+TEST(ParallelSearch, OneThreadIsThePlainSearch) {
+  constexpr RuleSet R = test::variant_rules("russian");
+  const auto p = parse_fen<Board8>("W:W19,20,21,22,24,29,30,31,32:B1,3,5,8,9,12,14");
+  auto plain = make_searcher<R>();
+  ParallelSearcher<R, MaterialEvaluator<Board8>> one(MaterialEvaluator<Board8>{}, 4, 1);
+  const auto a = plain.search(p, depth_limit(9));
+  const auto b = one.search(Game<R>(p), depth_limit(9));
+  EXPECT_EQ(a.nodes, b.nodes);
+  EXPECT_EQ(a.score, b.score);
+  ASSERT_TRUE(a.best_move && b.best_move);
+  EXPECT_TRUE(a.best_move->same_identity(*b.best_move));
+}
+
+TEST(ParallelSearch, TwoThreadsFindTheShotAndStopTogether) {
+  constexpr RuleSet R = test::variant_rules("international");
+  const auto root = parse_fen<Board10>("W:W37,38,41,46:B27,28");
+  ParallelSearcher<R, MaterialEvaluator<Board10>> two(MaterialEvaluator<Board10>{}, 4, 2);
+  EXPECT_EQ(two.threads(), 2);
+  const auto shot = two.search(Game<R>(root), depth_limit(5));
+  ASSERT_TRUE(shot.best_move);
+  EXPECT_EQ(numeric<R>(root, *shot.best_move), "37-32");
+  EXPECT_EQ(shot.score, kWinScore - 3);
+
+  // A timed search from the start: both threads stop by the move time.
+  SearchLimits limits;
+  limits.movetime_ms = 150;
+  const auto start = std::chrono::steady_clock::now();
+  const auto result = two.search(Game<R>(Position<Board10>::start(Color::White)), limits);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(150 + 300));
+  ASSERT_TRUE(result.best_move);
+  EXPECT_GE(result.depth, 3);
+}
+
 TEST(SearchScores, Format) {
   EXPECT_EQ(format_score(35), "35");
   EXPECT_EQ(format_score(-120), "-120");
@@ -492,10 +528,10 @@ TYPED_TEST(SearchTest, IncrementalHashEqualsFullHash) {
 TEST(TranspositionTable, StoresAndReplaces) {
   TranspositionTable tt(1);
   EXPECT_EQ(tt.bucket_count(), 1u << 15);  // 1 MB of 32-byte buckets
-  EXPECT_EQ(tt.probe(12345), nullptr);
+  EXPECT_FALSE(tt.probe(12345));
   tt.store(12345, 5, 40, Bound::Exact, 3);
-  const TTEntry* e = tt.probe(12345);
-  ASSERT_NE(e, nullptr);
+  const auto e = tt.probe(12345);
+  ASSERT_TRUE(e);
   EXPECT_EQ(e->depth, 5);
   EXPECT_EQ(e->score, 40);
   EXPECT_EQ(e->move, 3);
@@ -504,19 +540,26 @@ TEST(TranspositionTable, StoresAndReplaces) {
   // Same bucket, other key, shallower: goes to the always-replace slot.
   const std::uint64_t other = 12345 + (std::uint64_t{1} << 40);
   tt.store(other, 2, -7, Bound::Upper, kNoMoveIndex);
-  ASSERT_NE(tt.probe(other), nullptr);
-  ASSERT_NE(tt.probe(12345), nullptr) << "the deep entry stays";
+  ASSERT_TRUE(tt.probe(other));
+  ASSERT_TRUE(tt.probe(12345)) << "the deep entry stays";
   // A deeper one takes the deep slot; the old deep entry moves to the other.
   const std::uint64_t third = 12345 + (std::uint64_t{2} << 40);
   tt.store(third, 9, 1, Bound::Lower, 0);
-  EXPECT_NE(tt.probe(third), nullptr);
-  EXPECT_NE(tt.probe(12345), nullptr);
-  EXPECT_EQ(tt.probe(other), nullptr);
+  EXPECT_TRUE(tt.probe(third));
+  EXPECT_TRUE(tt.probe(12345));
+  EXPECT_FALSE(tt.probe(other));
   // No best move: the earlier one is kept.
   tt.store(third, 10, 2, Bound::Upper, kNoMoveIndex);
   EXPECT_EQ(tt.probe(third)->move, 0);
+  // Negative scores and depths survive the packing into one word.
+  tt.store(77, -3, -1234, Bound::Lower, 513);
+  ASSERT_TRUE(tt.probe(77));
+  EXPECT_EQ(tt.probe(77)->score, -1234);
+  EXPECT_EQ(tt.probe(77)->depth, -3);
+  EXPECT_EQ(tt.probe(77)->move, 513);
+  EXPECT_EQ(tt.probe(77)->bound, Bound::Lower);
   tt.clear();
-  EXPECT_EQ(tt.probe(third), nullptr);
+  EXPECT_FALSE(tt.probe(third));
 }
 
 TEST(TranspositionTable, WinScoresCountFromTheStoringNode) {

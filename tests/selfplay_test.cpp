@@ -324,6 +324,45 @@ TEST(SelfplayJob, UnwritablePathIsAClearError) {
   EXPECT_THAT(run.err, HasSubstr("/dev/null/x.h5")) << run;
 }
 
+// Outputs that cannot be written are refused at the start, not at the first
+// checkpoint (a job of many games would otherwise run first); thread counts
+// are capped to the games and the cores, with a message; out-of-range
+// numbers name their limits.
+TEST(SelfplayJob, RoughInputIsAClearLineAtTheStart) {
+  const auto no_dir = test::run_dama_process(
+      {"selfplay", "--variant", "russian", "--games", "100000", "--out", "/proc/dama.h5"}, std::chrono::seconds(20));
+  EXPECT_EQ(no_dir.exit_code, 2) << no_dir;
+  EXPECT_THAT(no_dir.err, HasSubstr("--out /proc/dama.h5: cannot write in /proc")) << no_dir;
+
+  for (const char* threads : {"100000", "-1"}) {
+    const auto run = test::run_dama_process({"selfplay", "--variant", "russian", "--games", "2", "--threads", threads});
+    EXPECT_EQ(run.exit_code, 2) << run;
+    EXPECT_THAT(run.err, HasSubstr("1024")) << run;
+    EXPECT_LT(run.err.size(), 300u) << run;
+  }
+  const auto no_games = test::run_dama_process({"selfplay", "--variant", "russian", "--games", "0"});
+  EXPECT_EQ(no_games.exit_code, 2) << no_games;
+  EXPECT_THAT(no_games.err, HasSubstr("1000000000")) << no_games;
+  EXPECT_LT(no_games.err.size(), 300u) << no_games;
+
+  TempDir dir;
+  const auto capped = test::run_dama_process({"selfplay", "--variant", "russian", "--games", "2", "--threads", "1000",
+                                              "--out", dir / "capped.h5"},
+                                             std::chrono::seconds(60));
+  EXPECT_EQ(capped.exit_code, 0) << capped;
+  EXPECT_THAT(capped.err, HasSubstr("threads 1000: playing on 2")) << capped;
+
+  // The tuner too: --out and --log are checked before the data is read.
+  const auto tune = test::run_dama_process(
+      {"tune", "--variant", "russian", "--data", dir / "capped.h5", "--out", "/proc/dama-weights.json"});
+  EXPECT_EQ(tune.exit_code, 2) << tune;
+  EXPECT_THAT(tune.err, HasSubstr("--out /proc/dama-weights.json: cannot write in /proc")) << tune;
+  const auto tune_log = test::run_dama_process({"tune", "--variant", "russian", "--data", dir / "capped.h5", "--out",
+                                                dir / "w.json", "--log", dir / "missing/log.csv"});
+  EXPECT_EQ(tune_log.exit_code, 2) << tune_log;
+  EXPECT_THAT(tune_log.err, HasSubstr("--log " + dir / "missing/log.csv" + ": no directory")) << tune_log;
+}
+
 // A full disk, simulated with a file-size limit (EFBIG instead of ENOSPC):
 // a clear error, the games already saved stay readable, and the job resumes.
 // The limit is per file: which write meets it first -- a part file, or the

@@ -1,0 +1,90 @@
+// Parallel search for engine play: "lazy SMP".  Every thread runs the same
+// iterative deepening on the same position, sharing one transposition table
+// (lock-free, core/tt.hpp); what one thread stores, the others find, so the
+// main thread's search goes deeper in the same time.  Helpers of odd index
+// search one ply deeper than their iteration count, which spreads the
+// threads over two depths instead of letting them repeat each other's work.
+// Only the main thread keeps the clock, reports iterations and gives the
+// result; the helpers stop when it is done.
+//
+// With one thread it is exactly a Searcher (same moves, same node counts):
+// self-play and the tuner's data use one thread per game and stay
+// deterministic.  With more, the result depends on how the threads meet in
+// the table, as in every engine that searches this way.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "search.hpp"
+
+namespace dama {
+
+inline constexpr int kMaxSearchThreads = 64;
+
+template <RuleSet R, class Evaluator>
+class ParallelSearcher {
+ public:
+  using Thread = Searcher<R, Evaluator>;
+  using Result = typename Thread::Result;
+  using InfoCallback = typename Thread::InfoCallback;
+
+  ParallelSearcher(Evaluator evaluator, std::size_t tt_megabytes, int threads = 1)
+      : evaluator_(std::move(evaluator)), tt_(tt_megabytes) {
+    set_threads(threads);
+  }
+
+  // 1 to kMaxSearchThreads (clamped).
+  void set_threads(int count) {
+    count = std::clamp(count, 1, kMaxSearchThreads);
+    threads_.clear();
+    for (int i = 0; i < count; ++i) {
+      threads_.push_back(std::make_unique<Thread>(evaluator_, tt_));
+      threads_.back()->set_depth_offset(i % 2);
+      threads_.back()->set_options(options_);
+    }
+  }
+  int threads() const { return static_cast<int>(threads_.size()); }
+
+  void set_options(const SearchOptions& options) {
+    options_ = options;
+    for (auto& t : threads_) t->set_options(options);
+  }
+  const SearchOptions& options() const { return options_; }
+
+  void clear() {
+    tt_.clear();
+    for (auto& t : threads_) t->clear();
+  }
+
+  // As Searcher::search; nodes in the result are those of all threads.
+  Result search(const Game<R>& game, const SearchLimits& limits, const InfoCallback& on_iteration = {}) {
+    tt_.new_search();
+    if (threads_.size() == 1) return threads_[0]->search(game, limits, on_iteration);
+
+    std::atomic<bool> helpers_stop{false};
+    SearchLimits helper_limits;
+    helper_limits.depth = limits.depth;
+    helper_limits.stop = &helpers_stop;
+    std::vector<Result> helper_results(threads_.size());
+    std::vector<std::thread> helpers;
+    for (std::size_t i = 1; i < threads_.size(); ++i)
+      helpers.emplace_back([&, i] { helper_results[i] = threads_[i]->search(game, helper_limits); });
+    Result result = threads_[0]->search(game, limits, on_iteration);
+    helpers_stop = true;
+    for (auto& h : helpers) h.join();
+    for (std::size_t i = 1; i < threads_.size(); ++i) result.nodes += helper_results[i].nodes;
+    return result;
+  }
+
+ private:
+  Evaluator evaluator_;
+  TranspositionTable tt_;
+  SearchOptions options_;
+  std::vector<std::unique_ptr<Thread>> threads_;
+};
+
+}  // namespace dama
