@@ -40,20 +40,20 @@ class ParallelSearcher {
   // 1 to kMaxSearchThreads (clamped).
   void set_threads(int count) {
     count = std::clamp(count, 1, kMaxSearchThreads);
+    const SearchOptions options = threads_.empty() ? SearchOptions{} : options_of_main();
     threads_.clear();
     for (int i = 0; i < count; ++i) {
       threads_.push_back(std::make_unique<Thread>(evaluator_, tt_));
       threads_.back()->set_depth_offset(i % 2);
-      threads_.back()->set_options(options_);
+      threads_.back()->set_options(options);
     }
   }
   int threads() const { return static_cast<int>(threads_.size()); }
 
   void set_options(const SearchOptions& options) {
-    options_ = options;
     for (auto& t : threads_) t->set_options(options);
   }
-  const SearchOptions& options() const { return options_; }
+  const SearchOptions& options() const { return options_of_main(); }
 
   void clear() {
     tt_.clear();
@@ -81,9 +81,11 @@ class ParallelSearcher {
   }
 
  private:
+  // Every thread holds the same options; the main thread's stand for all.
+  const SearchOptions& options_of_main() const { return threads_.front()->options(); }
+
   Evaluator evaluator_;
   TranspositionTable tt_;
-  SearchOptions options_;
   std::vector<std::unique_ptr<Thread>> threads_;
 };
 
