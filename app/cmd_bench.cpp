@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "fen.hpp"
 #include "search.hpp"
+#include "error.hpp"
 #include "weights.hpp"
 
 namespace dama::cli {
@@ -89,6 +90,7 @@ static_assert(std::size(kBenchPositions) == kVariantCount, "bench positions for 
 constexpr int default_depth(int board_size) { return board_size == 8 ? 13 : 11; }
 
 struct BenchOptions {
+  std::string weights;  // empty: each variant's built-in weights
   std::string variant;  // empty: every variant
   int depth = 0;        // 0: default_depth
   std::size_t tt_megabytes = kDefaultTTMegabytes;
@@ -109,7 +111,7 @@ BenchTotals bench_variant(const BenchOptions& o) {
   constexpr RuleSet R = variant.rules;
   using Board = BoardFor<R>;
   static_assert(kBenchPositions[I].variant == variant.name, "kBenchPositions follows kVariants' order");
-  const Weights weights = default_weights(variant);
+  const Weights weights = o.weights.empty() ? default_weights(variant) : load_weights(o.weights, variant);
   SearchLimits limits;
   limits.depth = o.depth > 0 ? o.depth : default_depth(R.board_size);
   BenchTotals totals;
@@ -149,11 +151,16 @@ void register_bench(CLI::App& app) {
   cmd->add_option("--variant,-v", options.variant, "one variant only (default: all seven)");
   cmd->add_option("--depth,-d", options.depth, "search depth in plies (default: 13 on 8x8, 11 on 10x10)")
       ->check(CLI::Range(1, kMaxDepth));
+  cmd->add_option("--weights", options.weights,
+                  "weights to search with: a file (with --variant) or builtin:linear / builtin:patterns "
+                  "(default: the built-in weights; the node signature is for those)");
   cmd->add_option("--tt-mb", options.tt_megabytes, "transposition table size in MB")
       ->check(CLI::Range(1, 65536))
       ->capture_default_str();
   cmd->callback([] {
     if (!options.variant.empty()) find_variant(options.variant);  // an unknown name fails before any work
+    if (!options.weights.empty() && options.weights.rfind("builtin:", 0) != 0 && options.variant.empty())
+      throw Error("--weights " + options.weights + ": a weights file is for one variant: give --variant");
     const BenchTotals all = bench_variants(options, std::make_index_sequence<kVariantCount>{});
     std::printf("bench %llu nodes %llu nps\n", static_cast<unsigned long long>(all.nodes),
                 static_cast<unsigned long long>(per_second(all.nodes, all.seconds)));

@@ -44,6 +44,7 @@ struct TuneOptions {
   std::string out;
   std::string config;   // empty: the built-in configs/train/<variant>.toml
   std::string weights;  // empty: the built-in weights
+  std::string model;    // "linear" or "patterns"; empty: the starting weights' model
   bool resume = false;
   std::string log;      // empty: no log file
   int threads = 0;      // 0: OpenMP's default (every core)
@@ -163,9 +164,10 @@ nlohmann::json metadata_of(const TuneOptions& o, const std::string& config_origi
           {"data_digest", fingerprint.at("data_digest")}};
 }
 
-Weights weights_of(const Eigen::VectorXd& v, const Variant& variant, nlohmann::json metadata) {
+Weights weights_of(const Eigen::VectorXd& v, const Variant& variant, EvalModel model, nlohmann::json metadata) {
   Weights w;
   w.variant = std::string(variant.name);
+  w.model = model;
   w.values.resize(static_cast<std::size_t>(v.size()));
   for (Eigen::Index i = 0; i < v.size(); ++i) w.values[static_cast<std::size_t>(i)] = static_cast<float>(v[i]);
   w.metadata = std::move(metadata);
@@ -218,13 +220,13 @@ void hold_or_stream(FitData& fit, train::PositionBlocks data, bool stream, const
   const auto started = std::chrono::steady_clock::now();
   if (stream) {
     fit.source = std::make_unique<train::StreamedSamples>(std::move(data), variant, settings.validation_share,
-                                                          settings.seed);
+                                                          settings.seed, settings.quiet_only);
     std::printf("samples   %zu positions read and checked in %.1f s\n",
                 fit.source->training_size() + fit.source->validation_size(),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   } else {
     fit.samples = train::load_all(data, variant);
-    fit.split = train::split_by_game(fit.samples, settings.validation_share, settings.seed);
+    fit.split = train::split_by_game(fit.samples, settings.validation_share, settings.seed, settings.quiet_only);
     fit.source = std::make_unique<train::InMemorySamples>(fit.samples, fit.split, data.block_sizes());
     print_samples(fit.samples);
   }
@@ -240,8 +242,12 @@ void run_tune(const TuneOptions& o) {
   std::string config_origin;
   const train::TrainSettings settings = settings_of(o, variant, config_origin);
   if (o.threads > 0) omp_set_num_threads(o.threads);
-  const Weights start = o.weights.empty() ? default_weights(variant) : load_weights(o.weights, variant);
+  Weights start = o.weights.empty() ? default_weights(variant) : load_weights(o.weights, variant);
+  if (!o.model.empty()) start = with_model(start, variant, o.model == "patterns" ? EvalModel::Patterns : EvalModel::Linear);
+  std::printf("model     %s, %zu weights (start: %s)\n", std::string(model_name(start.model)).c_str(),
+              start.values.size(), start.source.c_str());
   train::PositionBlocks data = open_data(o.data, variant, o.block_rows);
+  data.model = start.model;
   const train::MemoryPlan plan = plan_memory(o, data, variant, memory_budget(o, settings, config_origin));
   FitData fit;
   hold_or_stream(fit, std::move(data), plan.stream, variant, settings);
@@ -258,7 +264,8 @@ void run_tune(const TuneOptions& o) {
 
   nlohmann::json metadata = metadata_of(o, config_origin, start, settings, fingerprint, source, state);
   metadata["streamed"] = plan.stream;
-  save_weights(o.out, weights_of(state.best_weights, variant, metadata), variant);
+  metadata["model"] = model_name(start.model);
+  save_weights(o.out, weights_of(state.best_weights, variant, start.model, metadata), variant);
   std::printf("best      epoch %d: train %.6f, validation %.6f; wrote %s\n", state.best_epoch, state.best_training_loss,
               state.best_loss, o.out.c_str());
 }
@@ -273,6 +280,10 @@ void register_tune(CLI::App& app) {
   cmd->add_option("--out", options.out, "weights file to write (the checkpoint is <out>.checkpoint)")->required();
   cmd->add_option("--config", options.config, "tuner settings (default: the built-in configs/train/<variant>.toml)");
   cmd->add_option("--weights", options.weights, "starting weights (default: the variant's built-in weights)");
+  cmd->add_option("--model", options.model,
+                  "linear or patterns (default: the starting weights' model; patterns from linear weights start "
+                  "every pattern weight at 0)")
+      ->check(CLI::IsMember({"linear", "patterns"}));
   cmd->add_flag("--resume", options.resume, "continue from <out>.checkpoint");
   cmd->add_option("--log", options.log, "training log CSV: epoch,train_loss,validation_loss,learning_rate,seconds");
   cmd->add_option("--threads", options.threads, "OpenMP threads (default: every core)")->check(CLI::Range(1, 1024));

@@ -1,11 +1,13 @@
-// The evaluation: a linear function of named features, blended between an
-// opening and an endgame weight by the material left on the board.
+// The evaluation: a linear function of features, blended between an opening
+// and an endgame weight by the material left on the board.
 //
 //   score = sum_f value[f] * (phase * w_open[f] + (1 - phase) * w_end[f])
 //
-// visit_features() (features.hpp) is the single source of these terms: the
-// engine's evaluate() sums them on the fly, the tuner's extract_features()
-// records them, so the two can never drift apart.
+// The features are the named ones and piece-square tables (features.hpp),
+// and for the pattern model also one configuration a board region
+// (patterns/regions.hpp).  visit_model_features() is the single source of
+// these terms: the engine's evaluate() sums them on the fly, the tuner's
+// extract_features() records them, so the two can never drift apart.
 // Scores are from the side to move's view, in centi-men (a man is worth 100
 // at the start of the game).
 #pragma once
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "features.hpp"
+#include "patterns/regions.hpp"
 #include "position.hpp"
 #include "variant.hpp"
 #include "weights.hpp"
@@ -32,7 +35,7 @@ inline constexpr Score kInfinity = 32000;
 // One active feature term: a weight index (2*f for the opening weight of
 // feature f, 2*f+1 for its endgame weight) and the coefficient it multiplies.
 struct FeatureTerm {
-  std::uint16_t index;
+  std::uint32_t index;
   float coefficient;
 };
 
@@ -43,7 +46,7 @@ struct FeatureVector {
   int size = 0;
   void add(int index, float coefficient) {
     assert(size < kCapacity);
-    terms[size++] = {static_cast<std::uint16_t>(index), coefficient};
+    terms[size++] = {static_cast<std::uint32_t>(index), coefficient};
   }
   void clear() { size = 0; }
   const FeatureTerm* begin() const { return terms.data(); }
@@ -116,21 +119,28 @@ struct SummingSink {
 
 }  // namespace evaluate_detail
 
-// The active feature terms of p, in visit order (an index may repeat).
+// The features of `model`: the named ones, then (pattern model) the patterns.
+template <RuleSet R, class Sink>
+[[gnu::always_inline]] inline void visit_model_features(const Position<BoardFor<R>>& p, EvalModel model, Sink& sink) {
+  visit_features<R>(p, sink);
+  if (model == EvalModel::Patterns) visit_patterns<R>(p, sink);
+}
+
+// The active feature terms of p under `model`, in visit order (an index may repeat).
 template <RuleSet R>
-void extract_features(const Position<BoardFor<R>>& p, FeatureVector& out) {
+void extract_features(const Position<BoardFor<R>>& p, EvalModel model, FeatureVector& out) {
   out.clear();
   evaluate_detail::RecordingSink sink{PhaseBlend(game_phase(p)), out};
-  visit_features<R>(p, sink);
+  visit_model_features<R>(p, model, sink);
 }
 
 // The score of p for the side to move: to_score(weighted_sum(features, w)),
 // computed without listing the features.  w must be for R's board size.
 template <RuleSet R>
 Score evaluate(const Position<BoardFor<R>>& p, const Weights& w) {
-  assert(w.values.size() == 2 * static_cast<std::size_t>(FeatureLayout<BoardFor<R>>::kCount));
+  assert(w.values.size() == 2 * static_cast<std::size_t>(model_feature_count(BoardFor<R>::kSize, w.model)));
   evaluate_detail::SummingSink sink{PhaseBlend(game_phase(p)), w.values.data()};
-  visit_features<R>(p, sink);
+  visit_model_features<R>(p, w.model, sink);
   return to_score(sink.sum);
 }
 

@@ -15,6 +15,8 @@
 
 #include "error.hpp"
 #include "features.hpp"
+#include "patterns/pattern_file.hpp"
+#include "patterns/regions.hpp"
 
 namespace dama {
 
@@ -26,6 +28,9 @@ struct EmbeddedFile {
   std::string_view text;
 };
 extern const EmbeddedFile kEmbeddedWeightFiles[];
+// Defined in the embedded_pattern_weights.cpp CMake generates from
+// configs/weights/*.patterns (binary, the bytes as an array).
+extern const EmbeddedFile kEmbeddedPatternFiles[];
 }  // namespace detail
 
 namespace {
@@ -178,7 +183,14 @@ std::string render(const Weights& w, const Variant& variant) {
 
 }  // namespace
 
+std::string_view model_name(EvalModel model) { return model == EvalModel::Patterns ? "patterns" : "linear"; }
+
+int model_feature_count(int board_size, EvalModel model) {
+  return feature_count(board_size) + (model == EvalModel::Patterns ? pattern_feature_count(board_size) : 0);
+}
+
 Weights parse_weights(std::string_view text, const std::string& origin, const Variant& variant) {
+  if (is_pattern_file(text)) return parse_pattern_file(text, origin, variant);
   const Refusal refuse{origin};
   nlohmann::json doc;
   try {
@@ -209,7 +221,30 @@ Weights parse_weights(std::string_view text, const std::string& origin, const Va
 }
 
 Weights load_weights(const std::string& path, const Variant& variant) {
+  if (path == kBuiltinLinear) return default_weights(variant, EvalModel::Linear);
+  if (path == kBuiltinPatterns) return default_weights(variant, EvalModel::Patterns);
   return parse_weights(read_text_file(path), path, variant);
+}
+
+Weights default_weights(const Variant& variant, EvalModel model) {
+  if (model == EvalModel::Linear) return default_weights(variant);
+  for (const auto* file = detail::kEmbeddedPatternFiles; !file->name.empty(); ++file)
+    if (file->name == variant.name) {
+      Weights w = parse_pattern_file(file->text, "built-in configs/weights/" + std::string(variant.name) + ".patterns", variant);
+      w.source = "built-in patterns";
+      return w;
+    }
+  throw Error("no built-in pattern weights for variant " + json_quoted(variant.name) + " (configs/weights/" +
+              std::string(variant.name) + ".patterns is not shipped; train one with dama tune --model patterns)");
+}
+
+Weights with_model(const Weights& w, const Variant& variant, EvalModel model) {
+  Weights out = w;
+  out.model = model;
+  const std::size_t named = 2 * static_cast<std::size_t>(feature_count(variant.rules.board_size));
+  out.values.resize(2 * static_cast<std::size_t>(model_feature_count(variant.rules.board_size, model)), 0.0f);
+  if (out.values.size() < named) out.values.resize(named);
+  return out;
 }
 
 Weights default_weights(const Variant& variant) {
@@ -224,15 +259,70 @@ Weights default_weights(const Variant& variant) {
 }
 
 void save_weights(const std::string& path, const Weights& w, const Variant& variant) {
-  const std::size_t expected = 2 * static_cast<std::size_t>(feature_count(variant.rules.board_size));
   if (w.variant != variant.name)
     throw Error(path + ": refusing to save weights of variant " + json_quoted(w.variant) + " as " + json_quoted(variant.name));
+  if (w.model == EvalModel::Patterns) {
+    write_file_atomically(path, render_pattern_file(w, variant, path));
+    return;
+  }
+  const std::size_t expected = 2 * static_cast<std::size_t>(feature_count(variant.rules.board_size));
   if (w.values.size() != expected)
     throw Error(path + ": refusing to save " + std::to_string(w.values.size()) + " weight values, the schema has " +
                 std::to_string(expected));
   for (const float v : w.values)
     if (!std::isfinite(v)) throw Error(path + ": refusing to save a weight that is not finite");
   write_file_atomically(path, render(w, variant));
+}
+
+std::string describe_weights(const Weights& w, const Variant& variant) {
+  const int size = variant.rules.board_size;
+  const std::size_t named = 2 * static_cast<std::size_t>(feature_count(size));
+  std::size_t set = 0;
+  for (std::size_t i = named; i < w.values.size(); ++i) set += w.values[i] != 0;
+  std::string out = "file       " + w.source + "\n";
+  out += "variant    " + w.variant + "\n";
+  out += "model      " + std::string(model_name(w.model)) + "\n";
+  out += "schema     " + schema_hash(size) + " (" + std::to_string(feature_count(size)) + " named features, " +
+         std::to_string(named) + " weights)\n";
+  if (w.model == EvalModel::Patterns)
+    out += "patterns   " + pattern_schema_hash(size) + " (" + std::to_string(pattern_feature_count(size)) +
+           " features, " + std::to_string(w.values.size() - named) + " weights, " + std::to_string(set) + " not zero)\n";
+  out += "values     " + weights_hash(w) + "\n";
+  out += "metadata   " + (w.metadata.is_object() ? w.metadata : nlohmann::json::object()).dump(2) + "\n";
+  return out;
+}
+
+std::string list_weights(const Weights& w, const Variant& variant) {
+  const int size = variant.rules.board_size;
+  const int named = feature_count(size);
+  std::string out;
+  char numbers[64];
+  for (std::size_t f = 0; 2 * f + 1 < w.values.size(); ++f) {
+    const float opening = w.values[2 * f], endgame = w.values[2 * f + 1];
+    if (static_cast<int>(f) >= named && opening == 0 && endgame == 0) continue;
+    std::snprintf(numbers, sizeof numbers, " %.9g %.9g\n", static_cast<double>(opening), static_cast<double>(endgame));
+    out += feature_name(size, static_cast<int>(f)) + numbers;
+  }
+  return out;
+}
+
+std::string variant_of_weights_file(const std::string& path) {
+  if (path.rfind("builtin:", 0) == 0) throw Error(path + ": built-in weights name no variant: give --variant");
+  const std::string bytes = read_text_file(path);
+  nlohmann::json doc;
+  if (is_pattern_file(bytes)) {
+    const std::size_t header_size = bytes.size() >= 16 ? (static_cast<unsigned char>(bytes[12]) | static_cast<unsigned char>(bytes[13]) << 8 |
+                                                          static_cast<unsigned char>(bytes[14]) << 16 | static_cast<std::size_t>(static_cast<unsigned char>(bytes[15])) << 24)
+                                                       : 0;
+    if (bytes.size() < 16 || header_size > bytes.size() - 16) throw Error(path + ": header: the file is truncated");
+    doc = nlohmann::json::parse(bytes.substr(16, header_size), nullptr, false);
+  } else {
+    doc = nlohmann::json::parse(bytes, nullptr, false);
+  }
+  if (doc.is_discarded() || !doc.is_object()) throw Error(path + ": not a weights file (neither dama JSON weights nor a pattern file)");
+  const auto it = doc.find("variant");
+  if (it == doc.end() || !it->is_string()) throw Error(path + ": \"variant\": missing");
+  return it->get<std::string>();
 }
 
 std::string weights_hash(const Weights& w) {

@@ -11,6 +11,7 @@
 // into the program (default_weights), parsed by the same loader.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,13 +22,32 @@
 
 namespace dama {
 
+// Which features a set of weights is for: the named features and
+// piece-square tables only (about 150 weights, a JSON file), or those and the
+// board patterns of patterns/regions.hpp (hundreds of thousands, a binary
+// file, patterns/pattern_file.hpp).
+enum class EvalModel : std::uint8_t { Linear, Patterns };
+
+std::string_view model_name(EvalModel model);  // "linear", "patterns"
+
+// Features of the model on a board size (8 or 10).
+int model_feature_count(int board_size, EvalModel model);
+
 struct Weights {
   std::string variant;        // e.g. "russian"
-  std::vector<float> values;  // 2 * feature_count(board size): [2f] opening, [2f+1] endgame
+  EvalModel model = EvalModel::Linear;
+  std::vector<float> values;  // 2 * model_feature_count(board size, model): [2f] opening, [2f+1] endgame
   std::string source;         // the file path, or "built-in default"
   nlohmann::json metadata;    // free-form: where the weights came from, date, loss, ...
 };
 
+// The names that select the built-in weights of a model instead of a file.
+inline constexpr std::string_view kBuiltinLinear = "builtin:linear";
+inline constexpr std::string_view kBuiltinPatterns = "builtin:patterns";
+
+// A JSON file (the linear model) or a binary pattern file
+// (patterns/pattern_file.hpp), told apart by the first bytes; or the
+// built-in weights of a model named builtin:linear or builtin:patterns.
 // Throws dama::Error naming the file and the field at fault.
 Weights load_weights(const std::string& path, const Variant& variant);
 
@@ -37,12 +57,33 @@ Weights parse_weights(std::string_view text, const std::string& origin, const Va
 
 // The shipped configs/weights/<variant>.json, as compiled into the program.
 Weights default_weights(const Variant& variant);
+// The shipped weights of a model: <variant>.json, or <variant>.patterns for
+// the pattern model (an error naming the file when none is shipped).
+Weights default_weights(const Variant& variant, EvalModel model);
 
-// Writes w as a weights file for `variant` atomically (a temporary file in the
+// w as weights of `model`: the named weights kept, pattern weights added as
+// zeros (linear to patterns) or dropped (patterns to linear).
+Weights with_model(const Weights& w, const Variant& variant, EvalModel model);
+
+// Writes w as a weights file for `variant` atomically; a pattern model in
+// the binary format (its pattern weights quantised, see pattern_file.hpp),
+// a linear model as JSON (a temporary file in the
 // same directory, fsync, rename), features in schema order; every value reads
 // back bit for bit.  Throws dama::Error when w does not fit the schema or the
 // file cannot be written.
 void save_weights(const std::string& path, const Weights& w, const Variant& variant);
+
+// What `dama weights info` prints: the model, the variant, the sizes, the
+// digest of the values, how many pattern weights are set, and the metadata.
+std::string describe_weights(const Weights& w, const Variant& variant);
+
+// What `dama weights dump` prints: one line "name opening endgame" a
+// feature, the pattern features only where a weight is not zero.
+std::string list_weights(const Weights& w, const Variant& variant);
+
+// The variant a weights file names (its "variant" field, JSON or binary), so
+// that `dama weights info FILE` needs no --variant.  Throws dama::Error.
+std::string variant_of_weights_file(const std::string& path);
 
 // A stable hex digest (16 digits) of the values, for dataset metadata: equal
 // values give equal digests on every platform.

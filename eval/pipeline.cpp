@@ -22,7 +22,11 @@ namespace dama {
 
 namespace {
 
-constexpr const char* kSteps[] = {"selfplay", "tune", "match", "decide"};
+// "baseline": the best after the generation against the weights the run
+// started from (generation 0), in a match of its own, so that the summary
+// reports measured gains rather than a sum of the promoted ones (which
+// selection biases upwards).
+constexpr const char* kSteps[] = {"selfplay", "tune", "match", "decide", "baseline"};
 
 PipelineConfig read_config(ConfigFile file) {
   PipelineConfig c;
@@ -35,6 +39,7 @@ PipelineConfig read_config(ConfigFile file) {
   c.selfplay_games = file.integer("selfplay.games", c.selfplay_games, 2, 1'000'000'000);
   c.tune_config = file.text("tune.config", c.tune_config);
   c.tune_generations = file.integer("tune.generations", c.tune_generations, 1, 10000);
+  c.tune_model = file.text("tune.model", c.tune_model);
   c.match_games = file.integer("match.games", c.match_games, 2, 1'000'000);
   c.match_limit = file.text("match.limit", c.match_limit);
   c.match_random_plies = file.integer("match.random_plies", c.match_random_plies, 0, 100);
@@ -102,16 +107,19 @@ class Pipeline {
  public:
   Pipeline(const PipelineConfig& c, const PipelineHooks& h)
       : c_(c), h_(h), state_((fs::path(c.run_dir) / "state.json").string()),
-        best_((fs::path(c.run_dir) / "best.json").string()), start_(std::chrono::steady_clock::now()) {}
+        extension_(c.tune_model == "patterns" ? ".patterns" : ".json"),
+        best_((fs::path(c.run_dir) / ("best" + extension_)).string()),
+        start_weights_((fs::path(c.run_dir) / ("start" + extension_)).string()),
+        start_(std::chrono::steady_clock::now()) {}
 
   PipelineOutcome run() {
     fs::create_directories(c_.run_dir);
     state_.check_variant(c_.variant);
     state_.save();
-    if (!fs::exists(best_)) {
-      const Variant& v = find_variant(c_.variant);
-      save_weights(best_, default_weights(v), v);
-    }
+    const Variant& v = find_variant(c_.variant);
+    if (!fs::exists(best_)) save_weights(best_, default_weights(v), v);
+    // A run begun before the baseline step started from the built-in weights too.
+    if (!fs::exists(start_weights_)) save_weights(start_weights_, default_weights(v), v);
     PipelineOutcome out;
     out.summary = (fs::path(c_.run_dir) / "summary.csv").string();
     for (std::int64_t g = 1; g <= c_.generations; ++g) {
@@ -149,7 +157,8 @@ class Pipeline {
     if (step == "selfplay") selfplay(g);
     else if (step == "tune") tune(g);
     else if (step == "match") match(g);
-    else decide(g);
+    else if (step == "decide") decide(g);
+    else baseline(g);
   }
 
   void check(int code, const std::string& step, const std::string& log) {
@@ -162,7 +171,7 @@ class Pipeline {
   // The weights a generation's games are played with: a copy of the best
   // when the generation began, so that a resumed self-play sees the same file.
   std::string generation_weights(std::int64_t g) {
-    const std::string copy = file(g, "played-with.json");
+    const std::string copy = file(g, "played-with" + extension_);
     if (!fs::exists(copy)) write_file_atomically(copy, read_whole_file(best_));
     return copy;
   }
@@ -178,20 +187,21 @@ class Pipeline {
   }
 
   void tune(std::int64_t g) {
-    std::vector<std::string> args = {"tune", "--variant", c_.variant, "--out", file(g, "weights.json"),
+    std::vector<std::string> args = {"tune", "--variant", c_.variant, "--out", file(g, "weights" + extension_),
                                      "--weights", generation_weights(g), "--log", file(g, "training.csv"), "--data"};
     for (std::int64_t k = std::max<std::int64_t>(1, g - c_.tune_generations + 1); k <= g; ++k)
       args.push_back(file(k, "data.h5"));
     if (!c_.tune_config.empty()) args.insert(args.end(), {"--config", c_.tune_config});
+    if (c_.tune_model == "patterns") args.insert(args.end(), {"--model", "patterns"});
     if (c_.threads > 0) args.insert(args.end(), {"--threads", std::to_string(c_.threads)});
-    if (fs::exists(file(g, "weights.json.checkpoint"))) args.push_back("--resume");
+    if (fs::exists(file(g, "weights" + extension_ + ".checkpoint"))) args.push_back("--resume");
     const std::string log = file(g, "tune.log");
     check(h_.run(args, log), "tune", log);
   }
 
   void match(std::int64_t g) {
     std::vector<std::string> args = {"match", "--variant", c_.variant,
-                                     "--a", "weights=" + file(g, "weights.json") + "," + c_.match_limit,
+                                     "--a", "weights=" + file(g, "weights" + extension_) + "," + c_.match_limit,
                                      "--b", "weights=" + generation_weights(g) + "," + c_.match_limit,
                                      "--games", std::to_string(c_.match_games),
                                      "--random-plies", std::to_string(c_.match_random_plies),
@@ -215,7 +225,7 @@ class Pipeline {
     gen["los"] = summary->los;
     gen["games"] = summary->games;
     gen["promoted"] = better;
-    if (better) write_file_atomically(best_, read_whole_file(file(g, "weights.json")));
+    if (better) write_file_atomically(best_, read_whole_file(file(g, "weights" + extension_)));
     if (h_.say) {
       char line[160];
       std::snprintf(line, sizeof line, "generation %lld: new weights %+.1f +- %.1f Elo over %lld games: %s",
@@ -225,10 +235,48 @@ class Pipeline {
     }
   }
 
-  // Elo by generation; "total" adds up the promoted generations' gains.
+  // The best after generation g against the start weights.  Played only
+  // when the best changed: else the previous generation's result stands (and
+  // before any promotion the best is the start, 0 by definition).
+  void baseline(std::int64_t g) {
+    auto& gen = state_.generation(g);
+    const bool promoted = gen.value("promoted", false);
+    if (!promoted) {
+      const nlohmann::json* before = g > 1 ? &state_.generation(g - 1) : nullptr;
+      gen["vs_start_elo"] = before && before->contains("vs_start_elo") ? (*before)["vs_start_elo"] : nlohmann::json(0.0);
+      gen["vs_start_error95"] =
+          before && before->contains("vs_start_error95") ? (*before)["vs_start_error95"] : nlohmann::json(0.0);
+      return;
+    }
+    const std::string log = file(g, "baseline.log");
+    std::vector<std::string> args = {"match", "--variant", c_.variant,
+                                     "--a", "weights=" + file(g, "weights" + extension_) + "," + c_.match_limit,
+                                     "--b", "weights=" + start_weights_ + "," + c_.match_limit,
+                                     "--games", std::to_string(c_.match_games),
+                                     "--random-plies", std::to_string(c_.match_random_plies),
+                                     "--seed", std::to_string(3000 + g),
+                                     "--pgn-out", file(g, "baseline.pdn")};
+    if (c_.threads > 0) args.insert(args.end(), {"--concurrency", std::to_string(c_.threads)});
+    if (fs::exists(file(g, "baseline.pdn") + ".journal")) args.push_back("--resume");
+    check(h_.run(args, log), "baseline match", log);
+    const auto summary = parse_match_table(read_text(log));
+    if (!summary) throw Error(log + ": no result table from the baseline match");
+    gen["vs_start_elo"] = summary->elo;
+    gen["vs_start_error95"] = summary->elo_error95;
+    if (h_.say) {
+      char line[160];
+      std::snprintf(line, sizeof line, "generation %lld: the best %+.1f +- %.1f Elo against the start weights",
+                    static_cast<long long>(g), summary->elo, summary->elo_error95);
+      h_.say(line);
+    }
+  }
+
+  // Elo by generation: the generation's match, the sum of the promoted
+  // gains ("total", biased upwards by the selection), and the measured match
+  // of the best against the start weights ("vs_start").
   void write_summary(const std::string& path) {
     std::ostringstream csv;
-    csv << "generation,elo,elo_error95,los,games,promoted,total_elo\n";
+    csv << "generation,elo,elo_error95,los,games,promoted,total_elo,vs_start_elo,vs_start_error95\n";
     double total = 0;
     const auto& all = state_.json()["generations"];
     for (std::size_t i = 0; i < all.size(); ++i) {
@@ -238,7 +286,10 @@ class Pipeline {
       if (promoted) total += gen["elo"].get<double>();
       csv << i + 1 << "," << gen["elo"].get<double>() << "," << gen["elo_error95"].get<double>() << ","
           << gen["los"].get<double>() << "," << gen["games"].get<std::int64_t>() << "," << (promoted ? 1 : 0) << ","
-          << total << "\n";
+          << total << ",";
+      if (gen.contains("vs_start_elo")) csv << gen["vs_start_elo"].get<double>() << "," << gen["vs_start_error95"].get<double>();
+      else csv << ",";
+      csv << "\n";
     }
     write_file_atomically(path, csv.str());
   }
@@ -246,7 +297,9 @@ class Pipeline {
   const PipelineConfig& c_;
   const PipelineHooks& h_;
   State state_;
+  std::string extension_;  // of the weights files: ".json" (linear model) or ".patterns"
   std::string best_;
+  std::string start_weights_;  // the weights generation 1 played with, kept for the baseline matches
   std::chrono::steady_clock::time_point start_;
 };
 
@@ -259,6 +312,8 @@ void validate(PipelineConfig& c) {
   c.variant = std::string(v.name);
   if (c.run_dir.empty()) c.run_dir = "runs/" + c.variant;
   if (c.promote != "elo" && c.promote != "sprt") throw Error("match.promote: expected \"elo\" or \"sprt\", got \"" + c.promote + "\"");
+  if (c.tune_model != "linear" && c.tune_model != "patterns")
+    throw Error("tune.model: expected \"linear\" or \"patterns\", got \"" + c.tune_model + "\"");
   if (c.match_games % 2 != 0) throw Error("match.games: must be even (each opening is played twice)");
   static const std::regex limit(R"((depth|nodes|movetime)=\d+|tc=(\d+/)?[0-9.]+(\+[0-9.]+)?)");
   if (!std::regex_match(c.match_limit, limit))

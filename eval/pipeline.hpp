@@ -31,6 +31,7 @@ struct PipelineConfig {
   std::int64_t selfplay_games = 2000;
   std::string tune_config;          // empty: the tuner's built-in config for the variant
   std::int64_t tune_generations = 2;  // the data of this many latest generations is tuned on
+  std::string tune_model = "linear";  // "patterns": tune the pattern model (its files are <name>.patterns)
 
   std::int64_t match_games = 400;
   std::string match_limit = "depth=4";  // a search limit of the match players

@@ -18,11 +18,14 @@ def main(summary, png):
     gens = [int(r["generation"]) for r in rows]
     elo = [float(r["elo"]) for r in rows]
     err = [float(r["elo_error95"]) for r in rows]
-    total = [float(r["total_elo"]) for r in rows]
+    measured = [(int(r["generation"]), float(r["vs_start_elo"]), float(r["vs_start_error95"]))
+                for r in rows if r.get("vs_start_elo")]
     promoted = [r["promoted"] == "1" for r in rows]
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.errorbar(gens, elo, yerr=err, fmt="o", capsize=4, label="new weights vs best (95% interval)")
-    ax.plot(gens, total, "-s", label="best so far vs the built-in weights")
+    if measured:
+        ax.errorbar([m[0] for m in measured], [m[1] for m in measured], yerr=[m[2] for m in measured],
+                    fmt="-s", capsize=4, label="best so far vs the start weights (measured, 95% interval)")
     for g, e, p in zip(gens, elo, promoted):
         if p:
             ax.annotate("promoted", (g, e), textcoords="offset points", xytext=(6, 6), fontsize=8)

@@ -49,11 +49,13 @@ void with_variant(const std::string& name, F&& f) {
 
 // Weights with every value non-zero and fractional, so that every feature and
 // both phases weigh in (and a rounding or ordering slip would show).
-Weights random_weights(const Variant& variant, std::uint64_t seed) {
+Weights random_weights(const Variant& variant, std::uint64_t seed, EvalModel model = EvalModel::Linear) {
   test::Random random(seed);
   Weights w;
   w.variant = std::string(variant.name);
-  w.values.resize(2 * static_cast<std::size_t>(feature_count(variant.rules.board_size)));
+  w.model = model;
+  w.source = "random " + std::string(model_name(model));
+  w.values.resize(2 * static_cast<std::size_t>(model_feature_count(variant.rules.board_size, model)));
   for (float& v : w.values) v = static_cast<float>(random.below(20001) - 10000) / 97.0f;
   return w;
 }
@@ -102,11 +104,12 @@ class EvaluateTest : public ::testing::TestWithParam<std::string> {
 
 TEST_P(EvaluateTest, EqualsTheRoundedDotProductOfTheExtractedFeatures) {
   with_variant(GetParam(), [&]<RuleSet R>() {
-    for (const Weights& w : {default_weights(variant()), random_weights(variant(), 7)}) {
+    for (const Weights& w : {default_weights(variant()), random_weights(variant(), 7),
+                             random_weights(variant(), 9, EvalModel::Patterns)}) {
       int checked = 0, mismatches = 0;
       FeatureVector features;
       for (const auto& p : positions<R>()) {
-        extract_features<R>(p, features);
+        extract_features<R>(p, w.model, features);
         double dot = 0;
         for (int i = 0; i < features.size; ++i)
           dot += static_cast<double>(features.terms[i].coefficient) * static_cast<double>(w.values[features.terms[i].index]);
@@ -124,17 +127,24 @@ TEST_P(EvaluateTest, EqualsTheRoundedDotProductOfTheExtractedFeatures) {
 
 TEST_P(EvaluateTest, ExtractedTermsLieInTheSchema) {
   with_variant(GetParam(), [&]<RuleSet R>() {
-    const int weights = 2 * feature_count(R.board_size);
+    for (const EvalModel model : {EvalModel::Linear, EvalModel::Patterns}) {
+    const auto weights = static_cast<std::uint32_t>(2 * model_feature_count(R.board_size, model));
     FeatureVector features;
     for (const auto& p : positions<R>()) {
-      extract_features<R>(p, features);
+      extract_features<R>(p, model, features);
       ASSERT_GT(features.size, 0) << to_fen(p);
       ASSERT_LE(features.size, FeatureVector::kCapacity);
+      int pattern_terms = 0;
       for (const FeatureTerm& t : features) {
+        pattern_terms += t.index >= static_cast<std::uint32_t>(2 * feature_count(R.board_size));
         ASSERT_LT(t.index, weights) << to_fen(p);
         ASSERT_NE(t.coefficient, 0.0f) << to_fen(p);
         ASSERT_TRUE(std::isfinite(t.coefficient)) << to_fen(p);
       }
+      // Both phases of one configuration a region, unless the phase blend zeroes one.
+      if (model == EvalModel::Patterns) EXPECT_LE(pattern_terms, 2 * PatternTables<BoardFor<R>>::kRegions);
+      if (model == EvalModel::Patterns) EXPECT_GE(pattern_terms, PatternTables<BoardFor<R>>::kRegions);
+    }
     }
   });
 }
@@ -142,15 +152,57 @@ TEST_P(EvaluateTest, ExtractedTermsLieInTheSchema) {
 TEST_P(EvaluateTest, IsTheSameForTheOtherSideOfTheBoard) {
   with_variant(GetParam(), [&]<RuleSet R>() {
     const Weights w = random_weights(variant(), 11);
+    const Weights patterns = random_weights(variant(), 13, EvalModel::Patterns);
     int asymmetric = 0;
     for (const auto& p : positions<R>()) {
       const auto flipped = p.flipped();
       ASSERT_EQ(flipped.flipped(), p) << to_fen(p);
       ASSERT_EQ(popcount(flipped.occupied()), popcount(p.occupied()));
-      if (feature_values<R>(flipped) != feature_values<R>(p) || evaluate<R>(flipped, w) != evaluate<R>(p, w))
+      if (feature_values<R>(flipped) != feature_values<R>(p) || evaluate<R>(flipped, w) != evaluate<R>(p, w) ||
+          evaluate<R>(flipped, patterns) != evaluate<R>(p, patterns))
         if (++asymmetric <= 5) ADD_FAILURE() << to_fen(p) << " and " << to_fen(flipped) << " evaluate differently";
     }
     EXPECT_EQ(asymmetric, 0);
+  });
+}
+
+// The configuration of each region computed square by square from the FEN's
+// view (not through the masks, bit extraction and digit tables the engine
+// uses), and each region a 4x4 window of 8 squares.
+TEST_P(EvaluateTest, PatternConfigurationsAreTheRegionsSquaresAsTheSideToMoveSeesThem) {
+  with_variant(GetParam(), [&]<RuleSet R>() {
+    using Board = BoardFor<R>;
+    using T = PatternTables<Board>;
+    std::set<int> covered;
+    for (int r = 0; r < T::kRegions; ++r) {
+      std::set<int> xs, ys;
+      for (const int s : T::kRegionSquares[r]) {
+        ASSERT_GE(s, 1);
+        xs.insert(Board::x_of_square(s));
+        ys.insert(Board::y_of_square(s));
+        covered.insert(s);
+      }
+      EXPECT_EQ(*xs.rbegin() - *xs.begin(), 3) << "region " << r;
+      EXPECT_EQ(*ys.rbegin() - *ys.begin(), 3) << "region " << r;
+    }
+    EXPECT_EQ(static_cast<int>(covered.size()), Board::kSquares);
+    EXPECT_EQ(T::kRegions, R.board_size == 8 ? 9 : 16);
+    int wrong = 0;
+    for (const auto& p : positions<R>()) {
+      const bool white = p.side == Color::White;
+      for (int r = 0; r < T::kRegions; ++r) {
+        int expected = 0, power = 1;
+        for (const int relative : T::kRegionSquares[r]) {
+          const auto bit = Board::square_bit(white ? relative : Board::kSquares + 1 - relative);
+          const int state = (p.men(p.side) & bit) ? 1 : (p.men(~p.side) & bit) ? 2 : 0;
+          expected += state * power;
+          power *= 3;
+        }
+        if (pattern_configuration(p, r) != expected && ++wrong <= 5)
+          ADD_FAILURE() << to_fen(p) << " region " << r << ": " << pattern_configuration(p, r) << ", expected " << expected;
+      }
+    }
+    EXPECT_EQ(wrong, 0);
   });
 }
 

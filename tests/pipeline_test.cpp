@@ -3,10 +3,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 
+#include "atomic_file.hpp"
 #include "error.hpp"
 #include "pipeline.hpp"
 #include "run_dama.hpp"
@@ -37,6 +39,7 @@ class PipelineTest : public ::testing::Test {
   StepRunner fake(std::map<std::string, double> elo_by_match_log, std::string fail_on = "") {
     return [this, elo_by_match_log, fail_on](const std::vector<std::string>& args, const std::string& log) {
       calls_.push_back(args.front() + " " + fs::path(log).parent_path().filename().string());
+      arguments_[args.front()] = args;
       if (calls_.back() == fail_on) return 1;
       const auto value_of = [&](const std::string& flag) {
         for (std::size_t i = 0; i + 1 < args.size(); ++i)
@@ -46,6 +49,8 @@ class PipelineTest : public ::testing::Test {
       if (args.front() == "tune") {
         const Variant& v = find_variant("russian");
         Weights w = default_weights(v);
+        const auto& a = args;
+        if (std::find(a.begin(), a.end(), "patterns") != a.end()) w = with_model(w, v, EvalModel::Patterns);
         w.values[0] += 1.0f;  // a recognisably different file
         save_weights(value_of("--out"), w, v);
       }
@@ -61,6 +66,7 @@ class PipelineTest : public ::testing::Test {
   fs::path dir_;
   PipelineConfig config_;
   std::vector<std::string> calls_;
+  std::map<std::string, std::vector<std::string>> arguments_;  // the last call of each subcommand
 };
 
 TEST(PipelineMatchTable, ReadsEloIntervalLosAndSprt) {
@@ -81,8 +87,11 @@ TEST_F(PipelineTest, RunsTheStepsInOrderAndPromotesOnlyClearWins) {
   hooks.run = fake({{"gen-001", 25.0}, {"gen-002", 5.0}});  // 25 +- 10: better; 5 +- 10: not shown
   const PipelineOutcome out = run_pipeline(config_, hooks);
   EXPECT_TRUE(out.finished);
-  EXPECT_EQ(calls_, (std::vector<std::string>{"selfplay gen-001", "tune gen-001", "match gen-001", "selfplay gen-002",
-                                              "tune gen-002", "match gen-002"}));
+  // Generation 1 promoted: its best plays the start weights (a second match);
+  // generation 2 kept the best, whose result against the start stands.
+  EXPECT_EQ(calls_, (std::vector<std::string>{"selfplay gen-001", "tune gen-001", "match gen-001", "match gen-001",
+                                              "selfplay gen-002", "tune gen-002", "match gen-002"}));
+
   // best.json is generation 1's tuned weights, not generation 2's.
   std::ifstream best(dir_ / "best.json"), gen1(dir_ / "gen-001" / "weights.json");
   std::string a((std::istreambuf_iterator<char>(best)), {}), b((std::istreambuf_iterator<char>(gen1)), {});
@@ -92,8 +101,43 @@ TEST_F(PipelineTest, RunsTheStepsInOrderAndPromotesOnlyClearWins) {
   std::getline(summary, header);
   std::getline(summary, row1);
   std::getline(summary, row2);
-  EXPECT_EQ(row1, "1,25,10,0.97,100,1,25");
-  EXPECT_EQ(row2, "2,5,10,0.97,100,0,25");
+  EXPECT_EQ(header, "generation,elo,elo_error95,los,games,promoted,total_elo,vs_start_elo,vs_start_error95");
+  EXPECT_EQ(row1, "1,25,10,0.97,100,1,25,25,10");
+  EXPECT_EQ(row2, "2,5,10,0.97,100,0,25,25,10");  // measured once, in generation 1
+  EXPECT_TRUE(fs::exists(dir_ / "gen-001" / "baseline.log"));
+  EXPECT_FALSE(fs::exists(dir_ / "gen-002" / "baseline.log"));
+  EXPECT_TRUE(fs::exists(dir_ / "start.json"));
+}
+
+TEST_F(PipelineTest, ThePatternModelIsTunedAndKeptInPatternFiles) {
+  config_.tune_model = "patterns";
+  PipelineHooks hooks;
+  hooks.run = fake({{"gen-001", 25.0}, {"gen-002", 5.0}});
+  EXPECT_TRUE(run_pipeline(config_, hooks).finished);
+  const auto& tune = arguments_.at("tune");
+  const auto model = std::find(tune.begin(), tune.end(), "--model");
+  ASSERT_NE(model, tune.end());
+  ASSERT_NE(model + 1, tune.end());
+  EXPECT_EQ(*(model + 1), "patterns");
+  const std::string gen2 = (dir_ / "gen-002" / "weights.patterns").string();
+  EXPECT_NE(std::find(tune.begin(), tune.end(), gen2), tune.end());
+  const auto& match = arguments_.at("match");
+  EXPECT_NE(std::find(match.begin(), match.end(), "weights=" + gen2 + ",depth=4"), match.end());
+  // The best is generation 1's pattern file; generation 2 played with it.
+  const Variant& v = find_variant("russian");
+  EXPECT_EQ(load_weights((dir_ / "best.patterns").string(), v).model, EvalModel::Patterns);
+  EXPECT_EQ(read_whole_file((dir_ / "best.patterns").string()), read_whole_file((dir_ / "gen-001" / "weights.patterns").string()));
+  EXPECT_EQ(read_whole_file((dir_ / "gen-002" / "played-with.patterns").string()),
+            read_whole_file((dir_ / "gen-001" / "weights.patterns").string()));
+
+  PipelineConfig bad;
+  bad.tune_model = "neural";
+  try {
+    validate(bad);
+    FAIL() << "tune.model = neural was accepted";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "tune.model: expected \"linear\" or \"patterns\", got \"neural\"");
+  }
 }
 
 TEST_F(PipelineTest, AFailedStepStopsAndTheNextRunContinuesThere) {
@@ -108,7 +152,8 @@ TEST_F(PipelineTest, AFailedStepStopsAndTheNextRunContinuesThere) {
   calls_.clear();
   hooks.run = fake({{"gen-001", -30.0}, {"gen-002", 40.0}});
   EXPECT_TRUE(run_pipeline(config_, hooks).finished);
-  EXPECT_EQ(calls_, (std::vector<std::string>{"match gen-002"}));  // nothing done twice
+  // Nothing done twice: the failed match, then (40 Elo, promoted) the baseline match.
+  EXPECT_EQ(calls_, (std::vector<std::string>{"match gen-002", "match gen-002"}));
 }
 
 TEST_F(PipelineTest, StopsWhenAskedAndRefusesAnotherVariantsRun) {

@@ -19,6 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // A fresh directory per test, removed afterwards.
 class TempDir {
@@ -451,6 +452,51 @@ TEST(SelfplayMpi, TwoRanksWriteShardsJoinedByAMasterFile) {
   // Rank 1 played the odd games.
   const Dataset shard = read_dataset(dir / "mpi.rank1.h5");
   for (const auto& g : shard.games) EXPECT_EQ(g.game_id % 2, 1u);
+}
+
+}  // namespace
+}  // namespace dama
+
+namespace dama {
+namespace {
+
+// The pattern model from self-play to play: dama selfplay, dama tune --model
+// patterns (quiet positions only), a binary file that dama weights info,
+// dama eval and dama match all read.
+TEST(PatternModel, IsTunedFromSelfPlayAndPlayed) {
+  TempDir dir;
+  const auto play = test::run_dama_process(
+      {"selfplay", "--variant", "russian", "--games", "40", "--threads", "2", "--out", dir / "p.h5"},
+      std::chrono::seconds(120));
+  ASSERT_EQ(play.exit_code, 0) << play;
+  {
+    std::ofstream config(dir / "tune.toml");
+    config << "[training]\nmax_epochs = 3\nquiet_only = true\n[optimizer]\nbatch_size = 0\nlearning_rate = 2.0\n";
+  }
+  const std::string out = dir / "w.patterns";
+  const auto tune = test::run_dama_process({"tune", "--variant", "russian", "--data", dir / "p.h5", "--model", "patterns",
+                                            "--config", dir / "tune.toml", "--out", out},
+                                           std::chrono::seconds(120));
+  ASSERT_EQ(tune.exit_code, 0) << tune;
+  EXPECT_THAT(tune.out, HasSubstr("model     patterns, 118252 weights")) << tune;
+  const auto info = test::run_dama_process({"weights", "info", out});
+  ASSERT_EQ(info.exit_code, 0) << info;
+  EXPECT_THAT(info.out, HasSubstr("model      patterns")) << info;
+  EXPECT_THAT(info.out, Not(HasSubstr(" 0 not zero"))) << info;  // the patterns were fitted
+  EXPECT_THAT(info.out, HasSubstr("\"model\": \"patterns\"")) << info;
+  const auto dump = test::run_dama_process({"weights", "dump", out});
+  ASSERT_EQ(dump.exit_code, 0);
+  EXPECT_THAT(dump.out, HasSubstr("\npattern.r")) << dump.out.substr(0, 400);
+  const auto eval = test::run_dama_process({"eval", "--variant", "russian", "--weights", out});
+  ASSERT_EQ(eval.exit_code, 0) << eval;
+  EXPECT_THAT(eval.out, HasSubstr("pattern.r0.")) << eval;
+  const auto wrong = test::run_dama_process({"eval", "--variant", "czech", "--weights", out});
+  EXPECT_EQ(wrong.exit_code, 2) << wrong;
+  EXPECT_THAT(wrong.err, HasSubstr(out + ": \"variant\": the file is for \"russian\", not \"czech\"")) << wrong;
+  const auto match = test::run_dama_process({"match", "--variant", "russian", "--a", "weights=" + out + ",depth=2", "--b",
+                                             "weights=builtin:linear,depth=2", "--games", "2"},
+                                            std::chrono::seconds(60));
+  EXPECT_EQ(match.exit_code, 0) << match;
 }
 
 }  // namespace

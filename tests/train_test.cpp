@@ -35,6 +35,7 @@
 #include "optimizer.hpp"
 #include "sample_source.hpp"
 #include "samples.hpp"
+#include "patterns/regions.hpp"
 #include "split.hpp"
 #include "test_support.hpp"
 #include "trainer.hpp"
@@ -317,6 +318,43 @@ TEST(TunerSplit, NeverCutsAGame) {
   EXPECT_EQ(split_by_game(s, 0.2, 9).validation, split.validation);
   EXPECT_NE(split_by_game(s, 0.2, 10).validation, split.validation);
   EXPECT_TRUE(split_by_game(s, 0.0, 9).validation.empty());
+}
+
+TEST(TunerSplit, QuietOnlyLeavesOutPositionsWithACapturePending) {
+  SampleSet s;
+  test::Random random(78);
+  for (int i = 0; i < 5000; ++i) {
+    s.game_ids.push_back(random.below(300));
+    s.capture_pending.push_back(random.below(4) == 0 ? 1 : 0);
+  }
+  s.results.resize(s.game_ids.size());
+  const Split all = split_by_game(s, 0.2, 9), quiet = split_by_game(s, 0.2, 9, true);
+  std::size_t pending = 0;
+  for (const auto p : s.capture_pending) pending += p;
+  ASSERT_GT(pending, 1000u);
+  EXPECT_EQ(quiet.training.size() + quiet.validation.size(), s.size() - pending);
+  for (const auto* side : {&quiet.training, &quiet.validation})
+    for (const auto i : *side) EXPECT_EQ(s.capture_pending[i], 0) << i;
+  // The games stay on the side the plain split puts them.
+  for (const auto i : quiet.validation) EXPECT_TRUE(std::binary_search(all.validation.begin(), all.validation.end(), i));
+}
+
+TEST(TunerSamples, RecordWhetherTheMovePlayedCaptured) {
+  const Variant& russian = find_variant("russian");
+  std::vector<PositionRow> rows(2);
+  for (auto& row : rows) {
+    row.own_men = 0xFFF00000ULL;  // squares 21-32
+    row.opp_men = 0x00000FFFULL;  // squares 1-12
+  }
+  rows[1].best_captured = 1ULL << 17;
+  const SampleSet linear = make_samples(rows, russian), patterns = make_samples(rows, russian, EvalModel::Patterns);
+  EXPECT_EQ(linear.capture_pending, (std::vector<std::uint8_t>{0, 1}));
+  EXPECT_EQ(patterns.capture_pending, linear.capture_pending);
+  EXPECT_EQ(patterns.weight_count, 2 * (feature_count(8) + pattern_feature_count(8)));
+  // The same named terms, then one pattern feature a region (both phases at the start: phase 1, endgame 0 dropped).
+  EXPECT_EQ(patterns.term_count(), linear.term_count() + 2 * 9);
+  for (std::uint32_t j = patterns.offsets[1] - 9; j < patterns.offsets[1]; ++j)
+    EXPECT_GE(patterns.indices[j], static_cast<std::uint32_t>(2 * feature_count(8)));
 }
 
 // ---------------------------------------------------------------------------

@@ -42,7 +42,7 @@ std::string hex(std::uint64_t h) {
 
 nlohmann::json settings_json(const TrainSettings& s) {
   const OptimizerSettings& o = s.optimizer;
-  return {{"loss", loss_name(s.model.loss)},
+  nlohmann::json j = {{"loss", loss_name(s.model.loss)},
           {"lambda", s.model.lambda},
           {"k", s.model.k},
           {"fit_k", s.fit_k},
@@ -61,6 +61,8 @@ nlohmann::json settings_json(const TrainSettings& s) {
           {"patience", s.patience},
           {"validation_share", s.validation_share},
           {"seed", s.seed}};
+  if (s.quiet_only) j["quiet_only"] = true;  // absent when false: older checkpoints still match
+  return j;
 }
 
 nlohmann::json vector_json(const Eigen::VectorXd& v) { return std::vector<double>(v.data(), v.data() + v.size()); }

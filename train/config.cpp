@@ -132,6 +132,7 @@ const std::vector<Key>& keys() {
       {"training", "max_epochs", [](F f, S s) { s.max_epochs = static_cast<int>(f.integer(1, kMaxInt)); }},
       {"training", "patience", [](F f, S s) { s.patience = static_cast<int>(f.integer(1, kMaxInt)); }},
       {"training", "validation_share", [](F f, S s) { s.validation_share = f.number(0, 0.9); }},
+      {"training", "quiet_only", [](F f, S s) { s.quiet_only = f.boolean(); }},
       {"training", "seed", [](F f, S s) { s.seed = static_cast<std::uint64_t>(f.integer(0, kMaxSeed)); }},
       {"training", "checkpoint_every", [](F f, S s) { s.checkpoint_every = static_cast<int>(f.integer(1, kMaxInt)); }},
       {"data", "memory_mb", [](F f, S s) { s.data.memory_mb = static_cast<std::uint64_t>(f.integer(0, kMaxMemoryMb)); }},

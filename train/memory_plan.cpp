@@ -9,7 +9,7 @@ namespace dama::train {
 
 namespace {
 
-constexpr double kTermBytes = sizeof(std::uint16_t) + sizeof(float);
+constexpr double kTermBytes = sizeof(std::uint32_t) + sizeof(float);
 constexpr double kPositionBytes = sizeof(std::uint32_t) + sizeof(std::int8_t) + sizeof(float) + sizeof(std::uint64_t);
 constexpr double kSplitAndTargetBytes = sizeof(std::uint32_t) + sizeof(float);
 

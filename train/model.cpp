@@ -34,7 +34,7 @@ struct LossSlope {
 constexpr std::size_t kWindowChunks = 64;
 
 // The weighted sum of terms [first, last): a sample's evaluation in centi-men.
-[[gnu::always_inline]] inline double eval_of(std::uint32_t first, std::uint32_t last, const std::uint16_t* indices,
+[[gnu::always_inline]] inline double eval_of(std::uint32_t first, std::uint32_t last, const std::uint32_t* indices,
                                              const float* coefficients, const double* weights) {
   double eval = 0;
   for (std::uint32_t j = first; j < last; ++j) eval += static_cast<double>(coefficients[j]) * weights[indices[j]];
@@ -42,6 +42,10 @@ constexpr std::size_t kWindowChunks = 64;
 }
 
 }  // namespace
+
+std::size_t LossSum::chunk_samples_for(Eigen::Index weights) {
+  return static_cast<std::size_t>(weights) > kLargeModelWeights ? kLargeModelChunkSamples : kChunkSamples;
+}
 
 std::string_view loss_name(LossKind kind) { return kind == LossKind::CrossEntropy ? "cross_entropy" : "mse"; }
 
@@ -64,12 +68,17 @@ std::vector<float> targets_of(const SampleSet& samples, const Model& model) {
 }
 
 LossSum::LossSum(const Model& model, const Eigen::VectorXd& w, bool with_gradient)
-    : loss_(model.loss), scales_{model.k * kPerMan}, w_(w), with_gradient_(with_gradient), total_losses_(1, 0.0) {
+    : loss_(model.loss),
+      scales_{model.k * kPerMan},
+      w_(w),
+      with_gradient_(with_gradient),
+      chunk_samples_(chunk_samples_for(w.size())),
+      total_losses_(1, 0.0) {
   if (with_gradient_) total_gradient_.setZero(w.size());
 }
 
 LossSum::LossSum(LossKind loss, std::span<const double> ks, const Eigen::VectorXd& w)
-    : loss_(loss), w_(w), with_gradient_(false), total_losses_(ks.size(), 0.0) {
+    : loss_(loss), w_(w), with_gradient_(false), chunk_samples_(chunk_samples_for(w.size())), total_losses_(ks.size(), 0.0) {
   for (const double k : ks) scales_.push_back(k * kPerMan);
 }
 
@@ -85,8 +94,8 @@ void LossSum::add(const SampleSet& samples, std::span<const float> targets, Sele
 std::size_t LossSum::add_window(const SampleSet& samples, std::span<const float> targets, Selection which) {
   std::vector<Selection> parts;  // parts[0] goes into open_, parts[i] into window_[i - 1]
   std::size_t taken = 0;
-  for (std::size_t room = kChunkSamples - open_.samples; taken < which.size() && parts.size() < kWindowChunks;
-       room = kChunkSamples) {
+  for (std::size_t room = chunk_samples_ - open_.samples; taken < which.size() && parts.size() < kWindowChunks;
+       room = chunk_samples_) {
     parts.push_back(which.subspan(taken, std::min(room, which.size() - taken)));
     taken += parts.back().size();
   }
@@ -96,7 +105,7 @@ std::size_t LossSum::add_window(const SampleSet& samples, std::span<const float>
 #pragma omp parallel for schedule(dynamic, 1) if (parts.size() > 1)
   for (std::size_t i = 0; i < parts.size(); ++i) sum_into(chunk(i), samples, targets, parts[i]);
   for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (chunk(i).samples == kChunkSamples) fold(chunk(i));
+    if (chunk(i).samples == chunk_samples_) fold(chunk(i));
     else if (i > 0) std::swap(open_, chunk(i));  // the last part: open_ was folded, so it is empty
   }
   return taken;
@@ -109,7 +118,7 @@ void LossSum::sum_into(Chunk& chunk, const SampleSet& samples, std::span<const f
     if (with_gradient_) chunk.gradient.setZero(w_.size());
   }
   const std::uint32_t* offsets = samples.offsets.data();
-  const std::uint16_t* indices = samples.indices.data();
+  const std::uint32_t* indices = samples.indices.data();
   const float* coefficients = samples.coefficients.data();
   const double* weights = w_.data();
   if (scales_.size() == 1) {

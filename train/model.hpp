@@ -48,7 +48,7 @@ using Selection = std::span<const std::uint32_t>;
 // A mean loss, and its gradient when asked, over samples that arrive in
 // pieces: a whole data set in memory, block after block of a file, a
 // mini-batch that spans two blocks.  The samples are summed in fixed chunks
-// of kChunkSamples consecutive samples of the whole sequence, each chunk by
+// of chunk_samples_for(weights) consecutive samples of the whole sequence, each chunk by
 // one thread in sequence order, and the chunk sums are added up in order.
 // So the result is the same to the last bit for any number of threads and
 // however the sequence is cut into pieces: data streamed block by block sums
@@ -56,6 +56,12 @@ using Selection = std::span<const std::uint32_t>;
 class LossSum {
  public:
   static constexpr std::size_t kChunkSamples = 2048;
+  // A chunk's gradient is a dense vector, zeroed and added once a chunk: for
+  // the pattern model (over this many weights) chunks are larger, so that
+  // this stays below the chunk's own gradient terms.
+  static constexpr std::size_t kLargeModelWeights = 65536;
+  static constexpr std::size_t kLargeModelChunkSamples = 8192;
+  static std::size_t chunk_samples_for(Eigen::Index weights);
 
   // The loss under `model` at weights w.  w is read as the pieces are added:
   // it must not change until finish().
@@ -88,6 +94,7 @@ class LossSum {
   std::vector<double> scales_;  // k / 100 for each k
   const Eigen::VectorXd& w_;
   bool with_gradient_;
+  std::size_t chunk_samples_;  // chunk_samples_for(w's size)
   std::size_t count_ = 0;
   std::vector<double> total_losses_;
   Eigen::VectorXd total_gradient_;

@@ -18,7 +18,9 @@ Selection within(const std::vector<std::uint32_t>& ascending, std::size_t first,
 
 bool same_targets(const Model& a, const Model& b) { return a.k == b.k && a.lambda == b.lambda; }
 
-int weight_count_of(const Variant& variant) { return make_samples(std::span<const PositionRow>{}, variant).weight_count; }
+int weight_count_of(const Variant& variant, EvalModel model) {
+  return make_samples(std::span<const PositionRow>{}, variant, 0, model).weight_count;
+}
 
 }  // namespace
 
@@ -70,7 +72,7 @@ void load_block(const PositionBlocks& data, std::size_t b, const Variant& varian
     throw Error(file + ": rows " + std::to_string(block.first) + "+" + std::to_string(block.count) + ": read " +
                 std::to_string(buffers.rows.size()) + " rows");
   try {
-    make_samples_in_parallel(out, buffers.rows, variant, block.first, buffers.shares);
+    make_samples_in_parallel(out, buffers.rows, variant, data.model, block.first, buffers.shares);
   } catch (const Error& e) {
     throw Error(file + ": " + e.what());
   }
@@ -78,7 +80,7 @@ void load_block(const PositionBlocks& data, std::size_t b, const Variant& varian
 
 SampleSet load_all(const PositionBlocks& data, const Variant& variant) {
   SampleSet all;
-  all.weight_count = weight_count_of(variant);
+  all.weight_count = weight_count_of(variant, data.model);
   BlockBuffers buffers;
   SampleSet block;
   for (std::size_t b = 0; b < data.blocks.size(); ++b) {
@@ -94,13 +96,14 @@ SampleSet load_all(const PositionBlocks& data, const Variant& variant) {
 }
 
 StreamedSamples::StreamedSamples(PositionBlocks data, const Variant& variant, double validation_share,
-                                 std::uint64_t seed)
+                                 std::uint64_t seed, bool quiet_only)
     : data_(std::move(data)),
       variant_(variant),
       validation_share_(validation_share),
       seed_(seed),
+      quiet_only_(quiet_only),
       block_sizes_(data_.block_sizes()),
-      weight_count_(weight_count_of(variant)) {
+      weight_count_(weight_count_of(variant, data_.model)) {
   for (std::size_t b = 0; b < data_.blocks.size(); ++b) {
     load(b);
     training_size_ += split_.training.size();
@@ -111,7 +114,7 @@ StreamedSamples::StreamedSamples(PositionBlocks data, const Variant& variant, do
 
 void StreamedSamples::load(std::size_t b) {
   load_block(data_, b, variant_, buffers_, samples_);
-  split_ = split_by_game(samples_, validation_share_, seed_);
+  split_ = split_by_game(samples_, validation_share_, seed_, quiet_only_);
 }
 
 void StreamedSamples::visit(std::span<const std::size_t> order, const Model& targets_model,

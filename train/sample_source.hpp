@@ -92,6 +92,7 @@ struct PositionBlocks {
   std::vector<std::string> files;  // for messages
   std::vector<RowBlock> blocks;    // every row of every file once, file by file, in row order
   std::function<void(const RowBlock&, std::vector<PositionRow>&)> read;  // fills the vector with the block's rows
+  EvalModel model = EvalModel::Linear;  // the features the rows are turned into
 
   std::uint64_t rows() const;
   std::vector<std::size_t> block_sizes() const;
@@ -123,7 +124,8 @@ class StreamedSamples final : public SampleSource {
  public:
   // Reads every block once: counts the training and validation positions,
   // digests the data, and fails now, not in epoch 37, on a bad row.
-  StreamedSamples(PositionBlocks data, const Variant& variant, double validation_share, std::uint64_t seed);
+  StreamedSamples(PositionBlocks data, const Variant& variant, double validation_share, std::uint64_t seed,
+                  bool quiet_only = false);
 
   int weight_count() const override { return weight_count_; }
   std::size_t training_size() const override { return training_size_; }
@@ -139,6 +141,7 @@ class StreamedSamples final : public SampleSource {
   Variant variant_;
   double validation_share_;
   std::uint64_t seed_;
+  bool quiet_only_;
   std::vector<std::size_t> block_sizes_;
   int weight_count_ = 0;
   std::size_t training_size_ = 0, validation_size_ = 0;

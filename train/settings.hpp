@@ -43,6 +43,11 @@ struct TrainSettings {
   int max_epochs = 100;
   int patience = 10;           // stop after this many epochs without a better validation loss
   double validation_share = 0.1;
+  // Fit only positions where the side to move has no capture to make (the
+  // move played took nothing): the engine evaluates only such positions,
+  // after its quiescence search, and a position with a capture pending is
+  // worth a piece more or less than its features say.
+  bool quiet_only = false;
   std::uint64_t seed = 1;      // the split and the mini-batch shuffles
   int checkpoint_every = 1;    // epochs between checkpoints (dama tune)
   DataSettings data;

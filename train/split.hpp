@@ -20,6 +20,7 @@ struct Split {
 bool is_validation_game(std::uint64_t game_id, double validation_share, std::uint64_t seed);
 
 // validation_share in [0, 1): the expected share of games held out.
-Split split_by_game(const SampleSet& samples, double validation_share, std::uint64_t seed);
+// quiet_only: positions with a capture pending are on neither side.
+Split split_by_game(const SampleSet& samples, double validation_share, std::uint64_t seed, bool quiet_only = false);
 
 }  // namespace dama::train

@@ -1,0 +1,69 @@
+#include "regions.hpp"
+
+#include <cstdio>
+#include <vector>
+
+#include "../error.hpp"
+
+namespace dama {
+
+namespace {
+
+template <class F>
+decltype(auto) by_board_size(int board_size, F&& f) {
+  if (board_size == 8) return f.template operator()<Board8>();
+  if (board_size == 10) return f.template operator()<Board10>();
+  throw Error("no pattern regions for a " + std::to_string(board_size) + "x" + std::to_string(board_size) + " board");
+}
+
+template <class Board>
+std::string region_listing() {
+  using T = PatternTables<Board>;
+  std::string out;
+  for (int r = 0; r < T::kRegions; ++r) {
+    out += "r" + std::to_string(r) + " = squares";
+    for (const int s : T::kRegionSquares[r]) out += " " + std::to_string(s);
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string feature_name(int board_size, int feature) {
+  const auto& names = feature_names(board_size);
+  if (feature < static_cast<int>(names.size())) return names[static_cast<std::size_t>(feature)];
+  const int p = feature - static_cast<int>(names.size());
+  std::string digits;
+  for (int i = 0, c = p % kPatternConfigurations; i < kPatternSquares; ++i, c /= 3) digits += static_cast<char>('0' + c % 3);
+  return "pattern.r" + std::to_string(p / kPatternConfigurations) + "." + digits;
+}
+
+int pattern_feature_count(int board_size) {
+  return by_board_size(board_size, []<class Board>() { return PatternTables<Board>::kFeatures; });
+}
+
+std::string describe_regions(int board_size) {
+  return by_board_size(board_size, []<class Board>() { return region_listing<Board>(); });
+}
+
+const std::string& pattern_schema_hash(int board_size) {
+  return by_board_size(board_size, []<class Board>() -> const std::string& {
+    static const std::string hash = [] {
+      // FNV-1a, 64 bits, over the named schema and the regions with their states.
+      const std::string text = schema_hash(Board::kSize) + "\npatterns v1: men only, states empty/own/opponent\n" +
+                               region_listing<Board>();
+      std::uint64_t h = 0xcbf29ce484222325ULL;
+      for (const unsigned char c : text) {
+        h ^= c;
+        h *= 0x100000001b3ULL;
+      }
+      char digits[17];
+      std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(h));
+      return std::string(digits);
+    }();
+    return hash;
+  });
+}
+
+}  // namespace dama
