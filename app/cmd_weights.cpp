@@ -26,26 +26,28 @@ void add_file_options(CLI::App& cmd, WeightsOptions& o) {
   cmd.add_option("--variant,-v", o.variant, "variant the file must be for (default: the one it names)");
 }
 
+// A subcommand that loads the file, checked, and prints what `show` makes of it.
+void add_view(CLI::App& weights, const char* name, const char* description, WeightsOptions& o,
+              std::string (*show)(const Weights&, const Variant&)) {
+  auto* cmd = weights.add_subcommand(name, description);
+  add_file_options(*cmd, o);
+  cmd->callback([&o, show] {
+    const Variant* variant = nullptr;
+    const Weights w = load_checked(o, variant);
+    std::fputs(show(w, *variant).c_str(), stdout);
+  });
+}
+
 }  // namespace
 
 void register_weights(CLI::App& app) {
   auto* cmd = app.add_subcommand("weights", "look into an evaluation weights file");
   cmd->require_subcommand(1);
   static WeightsOptions info_options, dump_options;
-  auto* info = cmd->add_subcommand("info", "model, variant, schema, sizes, digest and metadata of a weights file");
-  add_file_options(*info, info_options);
-  info->callback([] {
-    const Variant* variant = nullptr;
-    const Weights w = load_checked(info_options, variant);
-    std::fputs(describe_weights(w, *variant).c_str(), stdout);
-  });
-  auto* dump = cmd->add_subcommand("dump", "every weight: name, opening, endgame (pattern weights where not zero)");
-  add_file_options(*dump, dump_options);
-  dump->callback([] {
-    const Variant* variant = nullptr;
-    const Weights w = load_checked(dump_options, variant);
-    std::fputs(list_weights(w, *variant).c_str(), stdout);
-  });
+  add_view(*cmd, "info", "model, variant, schema, sizes, digest and metadata of a weights file", info_options,
+           describe_weights);
+  add_view(*cmd, "dump", "every weight: name, opening, endgame (pattern weights where not zero)", dump_options,
+           list_weights);
 }
 
 }  // namespace dama::cli

@@ -226,36 +226,41 @@ Weights load_weights(const std::string& path, const Variant& variant) {
   return parse_weights(read_text_file(path), path, variant);
 }
 
+// The embedded file of the variant in a list that ends with an empty name, or null.
+static const detail::EmbeddedFile* embedded_file(const detail::EmbeddedFile* files, std::string_view variant) {
+  for (const auto* file = files; !file->name.empty(); ++file)
+    if (file->name == variant) return file;
+  return nullptr;
+}
+
 Weights default_weights(const Variant& variant, EvalModel model) {
   if (model == EvalModel::Linear) return default_weights(variant);
-  for (const auto* file = detail::kEmbeddedPatternFiles; !file->name.empty(); ++file)
-    if (file->name == variant.name) {
-      Weights w = parse_pattern_file(file->text, "built-in configs/weights/" + std::string(variant.name) + ".patterns", variant);
-      w.source = "built-in patterns";
-      return w;
-    }
-  throw Error("no built-in pattern weights for variant " + json_quoted(variant.name) + " (configs/weights/" +
-              std::string(variant.name) + ".patterns is not shipped; train one with dama tune --model patterns)");
+  const std::string name(variant.name);
+  const auto* file = embedded_file(detail::kEmbeddedPatternFiles, name);
+  if (!file)
+    throw Error("no built-in pattern weights for variant " + json_quoted(name) + " (configs/weights/" + name +
+                ".patterns is not shipped; train one with dama tune --model patterns)");
+  Weights w = parse_pattern_file(file->text, "built-in configs/weights/" + name + ".patterns", variant);
+  w.source = "built-in patterns";
+  return w;
 }
 
 Weights with_model(const Weights& w, const Variant& variant, EvalModel model) {
   Weights out = w;
   out.model = model;
-  const std::size_t named = 2 * static_cast<std::size_t>(feature_count(variant.rules.board_size));
   out.values.resize(2 * static_cast<std::size_t>(model_feature_count(variant.rules.board_size, model)), 0.0f);
-  if (out.values.size() < named) out.values.resize(named);
   return out;
 }
 
 Weights default_weights(const Variant& variant) {
-  for (const auto* file = detail::kEmbeddedWeightFiles; !file->name.empty(); ++file)
-    if (file->name == variant.name) {
-      Weights w = parse_weights(file->text, "built-in configs/weights/" + std::string(variant.name) + ".json", variant);
-      w.source = "built-in default";
-      return w;
-    }
-  throw Error("no built-in weights for variant " + json_quoted(variant.name) + " (configs/weights/" +
-              std::string(variant.name) + ".json was missing when dama was built)");
+  const std::string name(variant.name);
+  const auto* file = embedded_file(detail::kEmbeddedWeightFiles, name);
+  if (!file)
+    throw Error("no built-in weights for variant " + json_quoted(name) + " (configs/weights/" + name +
+                ".json was missing when dama was built)");
+  Weights w = parse_weights(file->text, "built-in configs/weights/" + name + ".json", variant);
+  w.source = "built-in default";
+  return w;
 }
 
 void save_weights(const std::string& path, const Weights& w, const Variant& variant) {

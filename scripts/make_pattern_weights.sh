@@ -10,7 +10,10 @@
 # 2. dama tune --model patterns with configs/train/patterns/VARIANT.toml
 #    (falls back to the russian one), and the linear model with the same
 #    target and quiet-only setting, on both datasets;
-# 3. prints the match that compares them at equal time per move.
+# 3. generation 2: self-play with the generation-1 pattern weights (seed 303,
+#    two threads), then the patterns fitted again on all three datasets,
+#    starting from generation 1 -- what configs/weights/russian.patterns is;
+# 4. prints the matches that compare them at equal time per move.
 # Every step resumes: run it again after an interruption.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +39,14 @@ resume() { [ -f "$1.checkpoint" ] && echo --resume || true; }
   --out "$out/$variant.patterns" --log "$out/patterns.csv" $(resume "$out/$variant.patterns")
 "$dama" tune --variant "$variant" --data "$out/a.h5" "$out/b.h5" --config "$linear_config" \
   --out "$out/linear.json" --log "$out/linear.csv" $(resume "$out/linear.json")
-echo "pattern weights: $out/$variant.patterns (copy to configs/weights/ to ship them)"
-echo "compare: $dama match --variant $variant --a weights=$out/$variant.patterns,movetime=20" \
-  "--b weights=$out/linear.json,movetime=20 --games 1000 --random-plies 6 --seed 11 --concurrency 2 --pgn-out $out/match.pdn"
+games_c=${GAMES_C:-40000}
+"$dama" selfplay --config "$selfplay_config" --weights "$out/$variant.patterns" --games "$games_c" --threads 2 \
+  --seed 303 --out "$out/c.h5" --resume
+"$dama" tune --variant "$variant" --data "$out/a.h5" "$out/b.h5" "$out/c.h5" --model patterns \
+  --weights "$out/$variant.patterns" --config "$pattern_config" --out "$out/$variant-gen2.patterns" \
+  --log "$out/patterns-gen2.csv" $(resume "$out/$variant-gen2.patterns")
+echo "pattern weights: $out/$variant-gen2.patterns (copy to configs/weights/$variant.patterns to ship them)"
+for b in "$out/$variant.patterns" "$out/linear.json"; do
+  echo "compare: $dama match --variant $variant --a weights=$out/$variant-gen2.patterns,movetime=20" \
+    "--b weights=$b,movetime=20 --games 1000 --random-plies 6 --concurrency 2"
+done
