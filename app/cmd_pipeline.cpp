@@ -97,7 +97,7 @@ void run(const PipelineOptions& o) {
     std::cerr << "dama: pipeline stopped (" << outcome.reason << "); run the same command again to continue\n";
     throw ExitCode{130};
   }
-  std::cout << "run:     " << c.run_dir << " (best weights: " << c.run_dir << "/best.json)\n";
+  std::cout << "run:     " << c.run_dir << " (best weights: " << c.run_dir << "/best" << (c.tune_model == "patterns" ? ".patterns" : ".json") << ")\n";
 }
 
 }  // namespace

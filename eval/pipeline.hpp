@@ -8,8 +8,10 @@
 // Run directory:
 //   state.json              generations and steps done, promotions (written atomically)
 //   best.json               the current best weights (initially the variant's built-in ones)
-//   summary.csv, summary.png  Elo by generation
-//   gen-001/ data.h5 weights.json training.csv match.pdn *.log
+//   start.json              the weights the run started from, for the baseline matches
+//   summary.csv, summary.png  Elo by generation: each match, and the best against the start
+//   gen-001/ data.h5 weights.json training.csv match.pdn baseline.pdn *.log
+// (.patterns instead of .json with tune.model = "patterns").
 #pragma once
 
 #include <cstdint>
