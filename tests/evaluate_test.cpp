@@ -457,8 +457,12 @@ TEST(EvalCommand, ListsTheSchema) {
   for (const auto& name : feature_names(10)) expected.push_back(name);
   std::istringstream words(r.out);
   std::vector<std::string> printed;
-  for (std::string word; words >> word;) printed.push_back(word);
+  for (std::string word; words >> word && word != "pattern";) printed.push_back(word);
   EXPECT_EQ(printed, expected);
+  // Then the pattern schema: its hash, its size and each region's squares (r15: the top-right
+  // 4x4 window, files g-j of rows 7-10).
+  EXPECT_THAT(r.out, HasSubstr("pattern schema " + pattern_schema_hash(10) + ": 104976 features"));
+  EXPECT_THAT(r.out, HasSubstr("\nr15 = squares 4 5 9 10 14 15 19 20\n")) << r.out;
 }
 
 TEST(EvalCommand, RefusesABadWeightsFile) {
