@@ -234,14 +234,15 @@ static const detail::EmbeddedFile* embedded_file(const detail::EmbeddedFile* fil
 }
 
 Weights default_weights(const Variant& variant, EvalModel model) {
-  if (model == EvalModel::Linear) return default_weights(variant);
-  const std::string name(variant.name);
-  const auto* file = embedded_file(detail::kEmbeddedPatternFiles, name);
+  const bool patterns = model == EvalModel::Patterns;
+  const std::string name(variant.name), file_name = name + (patterns ? ".patterns" : ".json");
+  const auto* file = embedded_file(patterns ? detail::kEmbeddedPatternFiles : detail::kEmbeddedWeightFiles, name);
   if (!file)
-    throw Error("no built-in pattern weights for variant " + json_quoted(name) + " (configs/weights/" + name +
-                ".patterns is not shipped; train one with dama tune --model patterns)");
-  Weights w = parse_pattern_file(file->text, "built-in configs/weights/" + name + ".patterns", variant);
-  w.source = "built-in patterns";
+    throw Error("no built-in " + std::string(patterns ? "pattern " : "") + "weights for variant " + json_quoted(name) +
+                " (configs/weights/" + file_name +
+                (patterns ? " is not shipped; train one with dama tune --model patterns)" : " was missing when dama was built)"));
+  Weights w = parse_weights(file->text, "built-in configs/weights/" + file_name, variant);
+  w.source = patterns ? "built-in patterns" : "built-in default";
   return w;
 }
 
@@ -252,16 +253,7 @@ Weights with_model(const Weights& w, const Variant& variant, EvalModel model) {
   return out;
 }
 
-Weights default_weights(const Variant& variant) {
-  const std::string name(variant.name);
-  const auto* file = embedded_file(detail::kEmbeddedWeightFiles, name);
-  if (!file)
-    throw Error("no built-in weights for variant " + json_quoted(name) + " (configs/weights/" + name +
-                ".json was missing when dama was built)");
-  Weights w = parse_weights(file->text, "built-in configs/weights/" + name + ".json", variant);
-  w.source = "built-in default";
-  return w;
-}
+Weights default_weights(const Variant& variant) { return default_weights(variant, EvalModel::Linear); }
 
 void save_weights(const std::string& path, const Weights& w, const Variant& variant) {
   if (w.variant != variant.name)
@@ -314,16 +306,8 @@ std::string list_weights(const Weights& w, const Variant& variant) {
 std::string variant_of_weights_file(const std::string& path) {
   if (path.rfind("builtin:", 0) == 0) throw Error(path + ": built-in weights name no variant: give --variant");
   const std::string bytes = read_text_file(path);
-  nlohmann::json doc;
-  if (is_pattern_file(bytes)) {
-    const std::size_t header_size = bytes.size() >= 16 ? (static_cast<unsigned char>(bytes[12]) | static_cast<unsigned char>(bytes[13]) << 8 |
-                                                          static_cast<unsigned char>(bytes[14]) << 16 | static_cast<std::size_t>(static_cast<unsigned char>(bytes[15])) << 24)
-                                                       : 0;
-    if (bytes.size() < 16 || header_size > bytes.size() - 16) throw Error(path + ": header: the file is truncated");
-    doc = nlohmann::json::parse(bytes.substr(16, header_size), nullptr, false);
-  } else {
-    doc = nlohmann::json::parse(bytes, nullptr, false);
-  }
+  const nlohmann::json doc =
+      nlohmann::json::parse(is_pattern_file(bytes) ? pattern_file_header_text(bytes, path) : bytes, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) throw Error(path + ": not a weights file (neither dama JSON weights nor a pattern file)");
   const auto it = doc.find("variant");
   if (it == doc.end() || !it->is_string()) throw Error(path + ": \"variant\": missing");

@@ -163,8 +163,10 @@ Weights parse_pattern_file(std::string_view bytes, const std::string& origin, co
   return w;
 }
 
-std::string pattern_file_header(std::string_view bytes, const std::string& origin, const Variant& variant) {
-  return check_file(bytes, origin, variant).doc.dump(2);
+std::string pattern_file_header_text(std::string_view bytes, const std::string& origin) {
+  if (bytes.size() < kPrefixBytes || read_le<std::uint32_t>(bytes, 12) > bytes.size() - kPrefixBytes)
+    throw Error(origin + ": header: the file is truncated");
+  return std::string(bytes.substr(kPrefixBytes, read_le<std::uint32_t>(bytes, 12)));
 }
 
 std::string render_pattern_file(const Weights& w, const Variant& variant, const std::string& origin) {

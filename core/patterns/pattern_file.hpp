@@ -43,8 +43,9 @@ Weights parse_pattern_file(std::string_view bytes, const std::string& origin, co
 // that do not fit the schema or are not finite.
 std::string render_pattern_file(const Weights& w, const Variant& variant, const std::string& origin);
 
-// The header of a pattern weights file as JSON (for `dama weights info`),
-// after the same checks as parse_pattern_file.
-std::string pattern_file_header(std::string_view bytes, const std::string& origin, const Variant& variant);
+// The JSON header of a pattern weights file, unchecked beyond its framing
+// (for `dama weights info FILE`, which learns the variant from it).
+// Throws dama::Error for a file too short for its header or not JSON.
+std::string pattern_file_header_text(std::string_view bytes, const std::string& origin);
 
 }  // namespace dama
