@@ -75,11 +75,20 @@ void announce(Output& out, const Settings& s) {
   out.line("param name=draw-rules value=" + s.draw_rules + " type=enum values=\"default tournament\"");
   out.line("param name=tt-size value=" + std::to_string(s.tt_megabytes) + " type=int min=1 max=65536");
   out.line("param name=weights value=" + hub::quote(s.weights_file) + " type=string");
-  out.line(std::string("param name=aspiration value=") + (s.search.aspiration ? "true" : "false") + " type=bool");
+  for (const auto& sw : kSearchSwitches)
+    out.line(std::string("param name=") + sw.name + " value=" + (s.search.*sw.member ? "true" : "false") + " type=bool");
   out.line("param name=move-overhead value=" + std::to_string(s.time.move_overhead_ms) + " type=int min=0 max=10000");
+  out.line("param name=planning-horizon value=" + std::to_string(s.time.planning_horizon) +
+           " type=int min=1 max=200");
   out.line("param name=threads value=" + std::to_string(s.threads) + " type=int min=1 max=" +
            std::to_string(kMaxSearchThreads));
   out.line("wait");
+}
+
+const SearchSwitch* search_switch(const std::string& name) {
+  for (const auto& sw : kSearchSwitches)
+    if (name == sw.name) return &sw;
+  return nullptr;
 }
 
 bool bool_value(const std::string& name, const std::string& value) {
@@ -109,8 +118,9 @@ void set_param(Settings& s, const hub::Line& line) {
     s.draw_rules = value;
   } else if (name == "tt-size") s.tt_megabytes = int_value(name, value, 1, 65536);
   else if (name == "weights") s.weights_file = value;
-  else if (name == "aspiration") s.search.aspiration = bool_value(name, value);
+  else if (const SearchSwitch* sw = search_switch(name)) s.search.*sw->member = bool_value(name, value);
   else if (name == "move-overhead") s.time.move_overhead_ms = int_value(name, value, 0, 10000);
+  else if (name == "planning-horizon") s.time.planning_horizon = int_value(name, value, 1, 200);
   else if (name == "threads") s.threads = int_value(name, value, 1, kMaxSearchThreads);
   else throw Error("set-param: unknown parameter '" + name + "'");
 }
@@ -229,7 +239,7 @@ class Session {
   // Only the search features apply to a running session; the rest is read at init.
   void set_param_live(const hub::Line& line) {
     const std::string name = line.get("name").value_or("");
-    if (name != "aspiration" && name != "move-overhead" && name != "threads")
+    if (!search_switch(name) && name != "move-overhead" && name != "planning-horizon" && name != "threads")
       throw Error("set-param " + name + " after init: parameters are read at init (send them before it)");
     Settings s;
     s.search = searcher_.options();

@@ -29,7 +29,7 @@ struct SearchCommandOptions {
   std::size_t tt_megabytes = kDefaultTTMegabytes;
   std::string draw_rules = "default";
   int threads = 1;
-  bool aspiration = true;
+  SearchOptions search;
 };
 
 // The game the options describe: --fen (or the start), then the --play moves
@@ -83,7 +83,7 @@ void run_search(const SearchCommandOptions& o, const ResolvedGame& setup) {
   limits.nodes = o.nodes;
   limits.movetime_ms = o.movetime_ms;
   ParallelSearcher<R, WeightsEvaluator<R>> searcher(WeightsEvaluator<R>{&weights}, o.tt_megabytes, o.threads);
-  searcher.set_options(SearchOptions{.aspiration = o.aspiration});
+  searcher.set_options(o.search);
   const auto result = searcher.search(game, limits, [&](const SearchInfo<Board>& info) {
     std::cout << "info depth " << info.depth << " score " << format_score(info.score) << " nodes " << info.nodes
               << " nps " << info.nps << " pv " << format_line<R>(game.position(), info.pv, setup.notation) << "\n"
@@ -121,7 +121,9 @@ void register_search(CLI::App& app) {
                   "search threads (lazy SMP; more than 1 is not reproducible, and nodes count every thread)")
       ->check(CLI::Range(1, kMaxSearchThreads))
       ->capture_default_str();
-  cmd->add_flag("--aspiration,!--no-aspiration", options.aspiration, "aspiration windows at the root (default on)");
+  for (const auto& sw : kSearchSwitches)
+    cmd->add_flag(std::string("--") + sw.name + ",!--no-" + sw.name, options.search.*sw.member,
+                  std::string(sw.description) + " (default on)");
   cmd->callback([] {
     const ResolvedGame setup = resolve(options.game);
     with_rules(setup.rules, [&]<RuleSet R>() { run_search<R>(options, setup); });

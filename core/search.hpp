@@ -33,6 +33,22 @@
 // is true no time limit applies; when it turns false (ponder-hit) the clock
 // starts from that moment.
 //
+// Pruning near the horizon (non-PV nodes, at most kPruningDepth plies left,
+// the side to move with no capture, no win or loss in sight):
+//   reverse futility  when the static score exceeds beta by a margin per ply
+//                     left, the node fails high unsearched.  Only when the
+//                     opponent has no capture either: a pending capture is
+//                     the one thing the evaluation cannot see, and draughts
+//                     shots (a sacrifice then a multiple capture) start there;
+//   late moves        after kLateMoves[depth] moves, quiet moves other than
+//                     crownings and killers are not searched (the ordering
+//                     puts the ones that cut first).
+// ProbCut (non-PV nodes from kProbCutDepth plies left): a null-window search
+// of two fifths of the depth against beta plus a margin per ply; when even
+// that fails high the node does, as in Scan 2.0's search (rhalbersma/scan,
+// src/search.cpp: depth * 40 / 100, margin 5 per ply on its scale).
+// Null-move pruning is not used: zugzwang decides many draughts positions.
+//
 // Aspiration.  From depth kAspirationDepth on, an iteration first searches a
 // window of +-kAspirationWindow around the previous score, widened (doubled)
 // on the side that failed until the score falls inside.
@@ -86,7 +102,28 @@ struct SearchLimits {
 // Search features that can be switched off, so that what each is worth can
 // be measured with one build (Hub parameters, `dama search`).
 struct SearchOptions {
-  bool aspiration = true;  // aspiration windows at the root
+  bool aspiration = true;         // aspiration windows at the root
+  bool reverse_futility = true;   // fail high on a static score far above beta near the horizon
+  bool late_move_pruning = true;  // skip the last quiet moves near the horizon
+  bool history_malus = true;      // quiet moves that failed before a cutoff lose history
+  bool probcut = true;            // a shallow search far above beta stands for the full one
+  bool history_reductions = false;  // late moves with a bad history are reduced a ply more (not measured yet)
+};
+
+// The switches by name, for the front ends (Hub parameters, `dama search`
+// flags): one table, so a new switch reaches all of them.
+struct SearchSwitch {
+  const char* name;
+  bool SearchOptions::*member;
+  const char* description;
+};
+inline constexpr SearchSwitch kSearchSwitches[] = {
+    {"aspiration", &SearchOptions::aspiration, "aspiration windows at the root"},
+    {"reverse-futility", &SearchOptions::reverse_futility, "reverse futility pruning near the horizon"},
+    {"late-move-pruning", &SearchOptions::late_move_pruning, "late quiet moves near the horizon not searched"},
+    {"history-malus", &SearchOptions::history_malus, "quiet moves tried before a cutoff lose history"},
+    {"probcut", &SearchOptions::probcut, "a shallow search well above beta cuts the node (ProbCut)"},
+    {"history-reductions", &SearchOptions::history_reductions, "late moves with a losing history reduced a ply more"},
 };
 
 // One completed iteration.
@@ -377,6 +414,20 @@ class Searcher {
       }
     }
 
+    if (options_.probcut && !pv_node && ply > 0 && depth >= kProbCutDepth && !verifying_ && !is_win_or_loss(beta)) {
+      if (const auto cut = probcut<C>(p, s, depth, beta, ply)) return *cut;
+      if (tt_move == kNoMoveIndex)
+        if (const auto entry = tt_->probe(s.hash)) tt_move = entry->move;
+    }
+
+    // Near the horizon in a quiet position (see the file comment).
+    const bool prunable = !pv_node && ply > 0 && depth <= kPruningDepth && !is_win_or_loss(beta) &&
+                          !is_win_or_loss(alpha) && !has_capture(moves);
+    if (prunable && options_.reverse_futility && !Gen::template has_capture<~C>(p)) {
+      const Score standing = static_score(p);
+      if (standing - kFutilityMargin * depth >= beta) return standing;
+    }
+
     int order[List::kCapacity];
     score_moves<C>(p, moves, tt_move, ply, order);
     const bool forced = moves.size() == 1 && ply < 2 * root_depth_;
@@ -384,32 +435,40 @@ class Searcher {
     const Score original_alpha = alpha;
     Score best = -kInfinity;
     int best_index = -1;
+    int failed_quiets[List::kCapacity];
+    int failed_quiet_count = 0;
     for (int n = 0; n < moves.size(); ++n) {
       const int i = pick_next(order, moves.size());
       const MoveT& m = moves[i];
+      if (prunable && options_.late_move_pruning && n >= kLateMoves[depth] && best > -kWinBound &&
+          is_prunable_quiet(m, ply))
+        continue;
       const Pos child = p.template after<C>(m);
       const NodeState next = child_state(p, s, m, child);
       Score score;
       if (n == 0) {
         score = -search<~C>(child, next, child_depth, -beta, -alpha, ply + 1);
       } else {
-        const int reduction = forced ? 0 : late_move_reduction(m, n, depth, pv_node, ply);
+        const int reduction = forced ? 0 : late_move_reduction<C>(m, n, depth, pv_node, ply);
         score = -search<~C>(child, next, child_depth - reduction, -alpha - 1, -alpha, ply + 1);
         if (reduction > 0 && score > alpha)
           score = -search<~C>(child, next, child_depth, -alpha - 1, -alpha, ply + 1);
         if (score > alpha && score < beta) score = -search<~C>(child, next, child_depth, -beta, -alpha, ply + 1);
       }
       if (aborted_) return 0;
-      if (score <= best) continue;
-      best = score;
-      best_index = i;
-      if (score <= alpha) continue;
-      alpha = score;
-      update_pv(ply, m);
-      if (alpha >= beta) {
-        if (!m.is_capture()) reward_quiet_cutoff<C>(m, ply, depth);
-        break;
+      if (score > best) {
+        best = score;
+        best_index = i;
+        if (score > alpha) {
+          alpha = score;
+          update_pv(ply, m);
+          if (alpha >= beta) {
+            if (!m.is_capture()) reward_quiet_cutoff<C>(moves, i, failed_quiets, failed_quiet_count, ply, depth);
+            break;
+          }
+        }
       }
+      if (!m.is_capture()) failed_quiets[failed_quiet_count++] = i;
     }
     const Bound bound = best >= beta ? Bound::Lower : best > original_alpha ? Bound::Exact : Bound::Upper;
     tt_->store(s.hash, depth, score_to_tt(best, ply), bound,
@@ -423,11 +482,44 @@ class Searcher {
   // it back to the full depth.  Captures and crownings change the material
   // and are never reduced; PV nodes reduce one ply less, as the line they
   // search is the one the result will be read from.
+  // ProbCut: a null-window search of about two fifths of the depth against
+  // a beta raised by a margin per ply; when even that fails high, the node
+  // is taken to fail high (by the margin less).  Its own subtree does no
+  // ProbCut, so the verification cannot recurse into itself.
+  template <Color C>
+  std::optional<Score> probcut(const Pos& p, const NodeState& s, int depth, Score beta, int ply) {
+    const Score margin = static_cast<Score>(kProbCutMargin * depth);
+    const Score raised = static_cast<Score>(std::min<int>(beta + margin, kWinBound));
+    verifying_ = true;
+    const Score score = search<C>(p, s, std::max(1, depth * 2 / 5), raised - 1, raised, ply);
+    verifying_ = false;
+    if (aborted_ || score < raised) return std::nullopt;
+    return static_cast<Score>(score - margin);
+  }
+
+  // Late move pruning spares captures (none are left in a prunable node but
+  // under the house rule), crownings and the killers.
+  bool is_prunable_quiet(const MoveT& m, int ply) const {
+    if (m.is_capture() || m.promotes) return false;
+    const std::uint16_t key = quiet_key(m);
+    return key != killers_[ply][0] && key != killers_[ply][1];
+  }
+
+  static bool has_capture(const List& moves) {
+    for (int i = 0; i < moves.size(); ++i)
+      if (moves[i].is_capture()) return true;
+    return false;
+  }
+
+  template <Color C>
   int late_move_reduction(const MoveT& m, int tried, int depth, bool pv_node, int ply) const {
     if (depth < 3 || tried < kFirstReducedMove || m.is_capture() || m.promotes) return 0;
     const std::uint16_t key = quiet_key(m);
     if (key == killers_[ply][0] || key == killers_[ply][1]) return 0;
-    const int r = kReductions[std::min(depth, kMaxDepth)][std::min(tried, kReductionMoves - 1)] - (pv_node ? 1 : 0);
+    int r = kReductions[std::min(depth, kMaxDepth)][std::min(tried, kReductionMoves - 1)] - (pv_node ? 1 : 0);
+    // With the malus, a negative history means the move has failed more
+    // often than it has cut: one ply more.
+    if (options_.history_reductions && history_[index(C)][m.from][m.to] < 0) ++r;
     return std::clamp(r, 0, depth - 2);  // the reduced search keeps at least one ply
   }
 
@@ -482,6 +574,16 @@ class Searcher {
   // reductions), so one started after this share of the target overruns it.
   static constexpr double kIterationStartShare = 0.6;
 
+  // Pruning near the horizon (file comment): how near, the reverse futility
+  // margin per ply left, and the moves searched before late ones are skipped.
+  static constexpr int kPruningDepth = 3;
+  static constexpr Score kFutilityMargin = 60;
+  static constexpr int kLateMoves[kPruningDepth + 1] = {0, 4, 7, 12};
+
+  // ProbCut (probcut above): from this depth, this margin per ply.
+  static constexpr int kProbCutDepth = 3;
+  static constexpr int kProbCutMargin = 10;
+
   static constexpr std::uint16_t kNoKiller = 0xFFFF;
   static constexpr int kFirstReducedMove = 3;
   static constexpr int kReductionMoves = 64;
@@ -533,19 +635,33 @@ class Searcher {
     return best;
   }
 
+  // A quiet move that cut becomes a killer and gains history; with the
+  // malus, the quiet moves tried before it at this node lose as much.
   template <Color C>
-  void reward_quiet_cutoff(const MoveT& m, int ply, int depth) {
+  void reward_quiet_cutoff(const List& moves, int cut, const int* failed, int failed_count, int ply, int depth) {
+    const MoveT& m = moves[cut];
     auto& killers = killers_[ply];
     const std::uint16_t key = quiet_key(m);
     if (killers[0] != key) {
       killers[1] = killers[0];
       killers[0] = key;
     }
-    int& h = history_[index(C)][m.from][m.to];
-    h += depth * depth;
-    if (h >= kHistoryCeiling)
+    const int bonus = depth * depth;
+    bool overflow = add_history(history_[index(C)][m.from][m.to], bonus);
+    if (options_.history_malus)
+      for (int k = 0; k < failed_count; ++k) {
+        const MoveT& q = moves[failed[k]];
+        overflow |= add_history(history_[index(C)][q.from][q.to], -bonus);
+      }
+    if (overflow)
       for (auto& from : history_[index(C)])
         for (int& value : from) value /= 2;
+  }
+
+  // True when the entry has left the band the ordering keeps it in.
+  static bool add_history(int& entry, int change) {
+    entry += change;
+    return entry >= kHistoryCeiling || entry <= -kHistoryCeiling;
   }
 
   void update_pv(int ply, const MoveT& m) {
@@ -576,6 +692,7 @@ class Searcher {
   DrawRules draw_rules_ = DrawRules::Default;
   std::uint64_t nodes_ = 0;
   bool aborted_ = false;
+  bool verifying_ = false;  // inside a ProbCut search
   int root_depth_ = 1;
   int depth_offset_ = 0;
   std::chrono::steady_clock::time_point start_;

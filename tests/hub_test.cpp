@@ -13,6 +13,7 @@
 
 #include "fen.hpp"
 #include "hub_protocol.hpp"
+#include "search.hpp"
 
 #ifndef DAMA_BINARY
 #error "DAMA_BINARY must name the dama program"
@@ -170,9 +171,14 @@ TEST(HubSession, ScriptedGameOn8x8) {
   const auto intro = engine.read_until("wait");
   ASSERT_EQ(intro.back(), "wait");
   EXPECT_EQ(intro.front().rfind("id name=dama", 0), 0u) << intro.front();
-  bool variant_param = false;
-  for (const auto& l : intro) variant_param |= l.rfind("param name=variant", 0) == 0;
-  EXPECT_TRUE(variant_param);
+  const auto announced = [&](const std::string& name) {
+    for (const auto& l : intro)
+      if (l.rfind("param name=" + name + " ", 0) == 0) return true;
+    return false;
+  };
+  EXPECT_TRUE(announced("variant"));
+  EXPECT_TRUE(announced("planning-horizon"));
+  for (const auto& sw : kSearchSwitches) EXPECT_TRUE(announced(sw.name)) << sw.name;
 
   engine.send("set-param name=variant value=russian");
   engine.send("init");
@@ -307,6 +313,11 @@ TEST(HubSession, ClockPonderAndFaults) {
   EXPECT_NE(lines.back().find("after init"), std::string::npos) << lines.back();
   engine.send("set-param name=aspiration value=maybe");
   EXPECT_NE(engine.read_until("error").back().find("true or false"), std::string::npos);
+  engine.send("set-param name=probcut value=false");
+  engine.send("set-param name=planning-horizon value=12");
+  engine.send("set-param name=planning-horizon value=0");
+  EXPECT_NE(engine.read_until("error").back().find("planning-horizon: expected a whole number from 1 to 200"),
+            std::string::npos);
   engine.send("level time=abc");
   EXPECT_NE(engine.read_until("error").back().find("level time"), std::string::npos);
 

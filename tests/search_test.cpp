@@ -349,21 +349,32 @@ TEST(SearchLimits, PonderingHoldsTheClockUntilTheHit) {
   EXPECT_TRUE(result.best_move);
 }
 
-// Aspiration windows change how the tree is searched (the switch switches
-// something), not what it finds: from a middle-game position the searches
-// with and without them agree to within a man at depth 9.  (Not exactly:
-// with reductions and a table, the window changes which lines are reduced.)
-TEST(SearchOptions, AspirationChangesTheTreeNotTheVerdict) {
+// Every switch of the table switches something (the tree changes when it is
+// flipped from its default) and none changes the verdict by more than a man
+// at depth 9; the pruning ones search fewer nodes when on.
+TEST(SearchOptions, EverySwitchChangesTheTreeNotTheVerdict) {
   constexpr RuleSet R = test::variant_rules("russian");
   const auto p = parse_fen<Board8>("W:W19,20,21,22,24,29,30,31,32:B1,3,5,8,9,12,14");
-  auto with = make_searcher<R>();
-  auto without = make_searcher<R>();
-  without.set_options(SearchOptions{.aspiration = false});
-  const auto a = with.search(p, depth_limit(9));
-  const auto b = without.search(p, depth_limit(9));
-  ASSERT_TRUE(a.best_move && b.best_move);
-  EXPECT_NEAR(a.score, b.score, 100);
-  EXPECT_NE(a.nodes, b.nodes);
+  auto by_default = make_searcher<R>();
+  const auto usual = by_default.search(p, depth_limit(9));
+  for (const auto& sw : kSearchSwitches) {
+    SCOPED_TRACE(sw.name);
+    SearchOptions options;
+    const bool on_by_default = options.*sw.member;
+    options.*sw.member = !on_by_default;
+    auto searcher = make_searcher<R>();
+    searcher.set_options(options);
+    const auto flipped = searcher.search(p, depth_limit(9));
+    ASSERT_TRUE(flipped.best_move);
+    EXPECT_NEAR(flipped.score, usual.score, 100);
+    EXPECT_NE(flipped.nodes, usual.nodes);
+    const std::string name = sw.name;
+    if (name == "reverse-futility" || name == "late-move-pruning" || name == "probcut") {
+      const auto with = on_by_default ? usual.nodes : flipped.nodes;
+      const auto without = on_by_default ? flipped.nodes : usual.nodes;
+      EXPECT_LT(with, without);
+    }
+  }
 }
 
 // Lazy SMP: one thread is exactly the plain search; two share the table,
