@@ -253,7 +253,7 @@ class MatchGames {
       const std::string where = file.path + ":" + std::to_string(line.line) + ": ";
       Position<Board> p;
       try {
-        p = parse_fen<Board>(line.fen);
+        p = opening_position<Board>(line, variant_);
       } catch (const Error& e) {
         throw Error(where + e.what());
       }
