@@ -76,7 +76,7 @@ std::string error_of(const std::string& text, const char* variant = "american") 
 // Every variant: what the writer writes, the reader reads back.
 
 struct RandomGameStats {
-  int games = 0, plies = 0, captures = 0, multi_captures = 0, promotions = 0, landings_written = 0;
+  int plies = 0, captures = 0, multi_captures = 0, promotions = 0;
 };
 
 template <RuleSet R>
