@@ -363,6 +363,21 @@ std::vector<std::size_t> lengths(const std::vector<PdnGame<R>>& games) {
   return out;
 }
 
+// In the decisive published games the winner made the last move (the loser
+// resigned): so they agree with reading "1-0" as a win for the first player
+// -- White, and in English checkers Black, as PDN 2.0 defines it.
+template <RuleSet R>
+void expect_winners_moved_last(const std::vector<PdnGame<R>>& games, const char* file) {
+  for (std::size_t g = 0; g < games.size(); ++g) {
+    const auto& game = games[g];
+    if (game.result != "1-0" && game.result != "0-1") continue;
+    ASSERT_FALSE(game.moves.empty());
+    const Color last_mover = game.moves.size() % 2 == 1 ? game.start.side : ~game.start.side;
+    const Color winner = game.result == "1-0" ? R.first_player : ~R.first_player;
+    EXPECT_EQ(last_mover, winner) << file << " game " << g + 1;
+  }
+}
+
 TEST(PdnReader, PublishedGamesReplayLegally) {
   // Italian numbering on the mirror-image board: a wrong mapping would stop these on move 1.
   const auto italian = replay_file<kItalian>("italian.pdn", "italian");
@@ -392,6 +407,11 @@ TEST(PdnReader, PublishedGamesReplayLegally) {
               "g.pdn:23: move 14... 'd8:d6': not legal in this position (legal: d8xd4)");
   EXPECT_THAT(results(brazilian), ElementsAre("1/2-1/2", "*"));
   EXPECT_THAT(lengths(brazilian), ElementsAre(47u, 34u));
+
+  expect_winners_moved_last(american, "american.pdn");
+  expect_winners_moved_last(italian, "italian.pdn");
+  expect_winners_moved_last(russian, "russian.pdn");
+  expect_winners_moved_last(international, "international.pdn");
 }
 
 // ---------------------------------------------------------------------------
