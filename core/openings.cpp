@@ -9,7 +9,7 @@
 
 #include "error.hpp"
 #include "fen.hpp"
-#include "pdn_fen.hpp"
+#include "pdn/pdn_fen.hpp"
 
 namespace dama {
 

@@ -14,7 +14,7 @@
 #include "match_scheduler.hpp"
 #include "openings.hpp"
 #include "parallel_search.hpp"
-#include "pdn.hpp"
+#include "pdn/pdn.hpp"
 #include "referee.hpp"
 #include "time_control.hpp"
 #include "weights.hpp"

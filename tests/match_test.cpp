@@ -21,9 +21,9 @@
 
 #include "error.hpp"
 #include "fen.hpp"
-#include "pdn_fen.hpp"
-#include "pdn_game_type.hpp"
-#include "pdn_reader.hpp"
+#include "pdn/pdn_fen.hpp"
+#include "pdn/pdn_game_type.hpp"
+#include "pdn/pdn_reader.hpp"
 #include "run_dama.hpp"
 #include "sprt.hpp"
 #include "statistics.hpp"

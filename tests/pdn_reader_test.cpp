@@ -1,4 +1,4 @@
-// The PDN reader (core/pdn_reader.hpp) and the notation of each GameType
+// The PDN reader (core/pdn/pdn_reader.hpp) and the notation of each GameType
 // (pdn_game_type.hpp, pdn_squares.hpp, pdn_fen.hpp, pdn_moves.hpp):
 //  * every variant: random games written by the writer, concatenated into one
 //    stream, read back and replayed move by move to the same game;
@@ -8,7 +8,7 @@
 //  * published games (tests/data/pdn/, the source named in each file)
 //    replayed legally;
 //  * what the reader skips, and one clear error for everything it cannot read.
-#include "pdn_reader.hpp"
+#include "pdn/pdn_reader.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "fen.hpp"
-#include "pdn.hpp"
-#include "pdn_fen.hpp"
-#include "pdn_game_type.hpp"
-#include "pdn_squares.hpp"
+#include "pdn/pdn.hpp"
+#include "pdn/pdn_fen.hpp"
+#include "pdn/pdn_game_type.hpp"
+#include "pdn/pdn_squares.hpp"
 #include "test_support.hpp"
 
 namespace dama {

@@ -1,8 +1,8 @@
-// The PDN writer (core/pdn.hpp): the tag section, move numbers, the result,
+// The PDN writer (core/pdn/pdn.hpp): the tag section, move numbers, the result,
 // line wrapping, the FEN tag only away from the start -- and every written
 // game read back with parse_move and replayed to the same positions.  The
 // notation of each GameType and the reader: pdn_reader_test.cpp.
-#include "pdn.hpp"
+#include "pdn/pdn.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "fen.hpp"
-#include "pdn_fen.hpp"
+#include "pdn/pdn_fen.hpp"
 #include "test_support.hpp"
 #include "utc_time.hpp"
 

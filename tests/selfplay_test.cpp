@@ -12,7 +12,7 @@
 
 #include "dataset_io.hpp"
 #include "fen.hpp"
-#include "pdn_reader.hpp"
+#include "pdn/pdn_reader.hpp"
 #include "run_dama.hpp"
 #include "selfplay.hpp"
 #include "test_support.hpp"
