@@ -10,7 +10,7 @@
 
 #include "commands.hpp"
 #include "dataset_io.hpp"
-#include "pdn.hpp"
+#include "pdn/pdn.hpp"
 #include "replay.hpp"
 
 namespace dama::cli {

@@ -43,6 +43,18 @@ std::optional<int> read_square(std::string_view token) {
   return Board::kBitOfSquare[Board::square_of_xy(x, y)];
 }
 
+// Whether the short form "fromxto" of capture m would not say which move it
+// is: another move of `legal` goes from the same square to the same square.
+template <class Board>
+bool needs_landings(const Move<Board>& m, const MoveList<Board>& legal) {
+  for (const auto& other : legal)
+    if (other.from == m.from && other.to == m.to && !(&other == &m) &&
+        (other.captured != m.captured || other.landing_count != m.landing_count ||
+         !std::equal(other.landings.begin(), other.landings.begin() + other.landing_count, m.landings.begin())))
+      return true;
+  return false;
+}
+
 // Formats m; `legal` is the list it belongs to, which decides whether the
 // short numeric form is ambiguous.
 template <class Board>
@@ -50,12 +62,7 @@ std::string format_move(const Move<Board>& m, const MoveList<Board>& legal, Nota
   auto name = [&](int b) { return square_name<Board>(b, notation); };
   if (!m.is_capture()) return name(m.from) + "-" + name(m.to);
   const char sep = notation == Notation::Numeric ? 'x' : ':';
-  bool full = notation == Notation::Algebraic;
-  for (const auto& other : legal)
-    if (other.from == m.from && other.to == m.to && !(&other == &m) &&
-        (other.captured != m.captured || other.landing_count != m.landing_count ||
-         !std::equal(other.landings.begin(), other.landings.begin() + other.landing_count, m.landings.begin())))
-      full = true;
+  const bool full = notation == Notation::Algebraic || needs_landings(m, legal);
   std::string s = name(m.from);
   if (full)
     for (int i = 0; i < m.landing_count; ++i) s += sep + name(m.landings[i]);
@@ -70,6 +77,41 @@ std::string format_moves(const MoveList<Board>& legal, Notation notation, std::s
     s += format_move(m, legal, notation);
   }
   return s;
+}
+
+// The distinct legal moves (by identity) that the squares of a written move
+// describe: from, the landing squares given, to (bit indices).  A path
+// written out in full picks that path; fewer landing squares pick every path
+// that visits them in that order.
+template <RuleSet R>
+std::vector<Move<BoardFor<R>>> moves_described(const Position<BoardFor<R>>& p, const std::vector<int>& squares) {
+  using Board = BoardFor<R>;
+  std::vector<Move<Board>> matches;
+  if (squares.size() < 2) return matches;
+  MoveList<Board> paths;
+  MoveGenerator<R, Counting::Paths>::generate(p, paths);
+  auto exact = [&](const Move<Board>& m) {
+    if (static_cast<std::size_t>(m.landing_count) + 2 != squares.size()) return false;
+    for (int i = 0; i < m.landing_count; ++i)
+      if (m.landings[i] != squares[i + 1]) return false;
+    return true;
+  };
+  auto visits_in_order = [&](const Move<Board>& m) {
+    std::size_t want = 1;
+    for (int i = 0; i < m.landing_count && want + 1 < squares.size(); ++i)
+      if (m.landings[i] == squares[want]) ++want;
+    return want + 1 == squares.size();
+  };
+  for (auto matcher : {+[](bool e, bool) { return e; }, +[](bool, bool v) { return v; }}) {
+    for (const auto& m : paths) {
+      if (m.from != squares.front() || m.to != squares.back() || !matcher(exact(m), visits_in_order(m))) continue;
+      bool known = false;
+      for (const auto& seen : matches) known |= seen.same_identity(m);
+      if (!known) matches.push_back(m);
+    }
+    if (!matches.empty()) break;
+  }
+  return matches;
 }
 
 // Reads a move typed in either notation and finds it among the legal moves of
@@ -96,33 +138,8 @@ Move<BoardFor<R>> parse_move(const Position<BoardFor<R>>& p, std::string_view te
   }
   if (squares.size() < 2) throw Error("cannot read move '" + std::string(text) + "': expected from-to or fromxto");
 
-  MoveList<Board> paths;
-  MoveGenerator<R, Counting::Paths>::generate(p, paths);
-  // A path written out in full picks that path; fewer landing squares pick
-  // every path that visits them in that order.
-  auto exact = [&](const Move<Board>& m) {
-    if (static_cast<std::size_t>(m.landing_count) + 2 != squares.size()) return false;
-    for (int i = 0; i < m.landing_count; ++i)
-      if (m.landings[i] != squares[i + 1]) return false;
-    return true;
-  };
-  auto visits_in_order = [&](const Move<Board>& m) {
-    std::size_t want = 1;
-    for (int i = 0; i < m.landing_count && want + 1 < squares.size(); ++i)
-      if (m.landings[i] == squares[want]) ++want;
-    return want + 1 == squares.size();
-  };
-  std::vector<const Move<Board>*> matches;
-  for (auto matcher : {+[](bool e, bool) { return e; }, +[](bool, bool v) { return v; }}) {
-    for (const auto& m : paths) {
-      if (m.from != squares.front() || m.to != squares.back() || !matcher(exact(m), visits_in_order(m))) continue;
-      bool known = false;
-      for (const auto* seen : matches) known |= seen->same_identity(m);
-      if (!known) matches.push_back(&m);
-    }
-    if (!matches.empty()) break;
-  }
-  if (matches.size() == 1) return *matches.front();
+  const auto matches = moves_described<R>(p, squares);
+  if (matches.size() == 1) return matches.front();
 
   MoveList<Board> legal;
   MoveGenerator<R>::generate(p, legal);

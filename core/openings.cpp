@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "error.hpp"
+#include "fen.hpp"
+#include "pdn/pdn_fen.hpp"
 
 namespace dama {
 
@@ -44,17 +46,26 @@ OpeningsFile read_openings(const std::string& path) {
   for (int number = 1; std::getline(lines, raw); ++number) {
     std::string text = trimmed(raw);
     if (text.empty() || text.front() == '#') continue;
-    if (text.front() == '[') {
+    const bool pdn_tag = text.front() == '[';
+    if (pdn_tag) {
       // [FEN "..."]: the tag form of a PDN game header.
       const std::string prefix = "[FEN \"";
       if (text.rfind(prefix, 0) != 0 || text.size() < prefix.size() + 2 || text.substr(text.size() - 2) != "\"]")
         throw Error(path + ":" + std::to_string(number) + ": expected a FEN or [FEN \"...\"], got '" + text + "'");
       text = text.substr(prefix.size(), text.size() - prefix.size() - 2);
     }
-    file.openings.push_back({number, text});
+    file.openings.push_back({number, text, pdn_tag});
   }
   if (file.openings.empty()) throw Error(path + ": no openings (expected one PDN FEN per line)");
   return file;
 }
+
+template <class Board>
+Position<Board> opening_position(const OpeningLine& line, const Variant& variant) {
+  return line.pdn_tag ? parse_pdn_fen<Board>(line.fen, pdn_game_type_of(variant)) : parse_fen<Board>(line.fen);
+}
+
+template Position<Board8> opening_position<Board8>(const OpeningLine&, const Variant&);
+template Position<Board10> opening_position<Board10>(const OpeningLine&, const Variant&);
 
 }  // namespace dama

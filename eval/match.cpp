@@ -14,7 +14,7 @@
 #include "match_scheduler.hpp"
 #include "openings.hpp"
 #include "parallel_search.hpp"
-#include "pdn.hpp"
+#include "pdn/pdn.hpp"
 #include "referee.hpp"
 #include "time_control.hpp"
 #include "weights.hpp"
@@ -253,7 +253,7 @@ class MatchGames {
       const std::string where = file.path + ":" + std::to_string(line.line) + ": ";
       Position<Board> p;
       try {
-        p = parse_fen<Board>(line.fen);
+        p = opening_position<Board>(line, variant_);
       } catch (const Error& e) {
         throw Error(where + e.what());
       }

@@ -46,10 +46,10 @@ struct JobSetup {
 // Every line of the opening file is parsed before any game, so that a bad
 // line stops the job at once, naming its line.
 template <RuleSet R>
-void check_openings(const OpeningsFile& file) {
+void check_openings(const OpeningsFile& file, const Variant& variant) {
   for (const OpeningLine& line : file.openings) {
     try {
-      const auto p = parse_fen<BoardFor<R>>(line.fen);
+      const auto p = opening_position<BoardFor<R>>(line, variant);
       if (MoveGenerator<R>::count(p) == 0) throw Error("the side to move has no legal move");
     } catch (const Error& e) {
       throw Error(file.path + ":" + std::to_string(line.line) + ": " + e.what());
@@ -102,7 +102,8 @@ GameRecord play_game(const JobSetup& s, Referee<R>& referee, std::uint64_t index
   Game<R> game = s.openings.openings.empty()
                      ? random_opening<R>(static_cast<int>(c.opening_random_plies), static_cast<Score>(c.opening_max_imbalance),
                                          s.weights, s.draw_rules, rng)
-                     : Game<R>(parse_fen<Board>(s.openings.openings[index % s.openings.openings.size()].fen), s.draw_rules);
+                     : Game<R>(opening_position<Board>(s.openings.openings[index % s.openings.openings.size()], *s.variant),
+                               s.draw_rules);
   const int opening_plies = game.plies();
   const Adjudication adjudication{static_cast<Score>(c.resign_score), static_cast<int>(c.resign_plies),
                                   static_cast<Score>(c.draw_score), static_cast<int>(c.draw_plies),
@@ -266,7 +267,7 @@ int game_threads(std::int64_t asked, std::int64_t games_left, const SelfplayHook
 
 template <RuleSet R>
 SelfplayOutcome run_job(const JobSetup& s, bool resume, const SelfplayHooks& hooks) {
-  check_openings<R>(s.openings);
+  check_openings<R>(s.openings, *s.variant);
   PartStore store(s.config.out, s.meta, resume);
   if (store.games_committed() > 0 && hooks.log)
     hooks.log("resuming " + s.config.out + ": " + std::to_string(store.games_committed()) + " games already done");

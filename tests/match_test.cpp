@@ -20,6 +20,10 @@
 #include <sstream>
 
 #include "error.hpp"
+#include "fen.hpp"
+#include "pdn/pdn_fen.hpp"
+#include "pdn/pdn_game_type.hpp"
+#include "pdn/pdn_reader.hpp"
 #include "run_dama.hpp"
 #include "sprt.hpp"
 #include "statistics.hpp"
@@ -543,11 +547,44 @@ TEST_F(MatchRun, PlaysTheOpeningsOfAFileInTurn) {
   run_match(s);
   const auto games = pdn_games(s.pdn_out);
   ASSERT_EQ(games.size(), 6u);
-  // The first opening is the start (no FEN tag); the second is written out; then the first again.
-  const std::string second = "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
+  // The first opening is the start (no FEN tag); the second is written out,
+  // in russian's algebraic squares (docs/pdn.md); then the first again.
+  const std::string second = "B:Wd4,a3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6";
   const std::vector<std::string> expected = {"(absent)", "(absent)", second, second, "(absent)", "(absent)"};
   for (std::size_t g = 0; g < games.size(); ++g) EXPECT_EQ(tag_of(games[g], "FEN"), expected[g]) << g;
   EXPECT_EQ(movetext_words(games[2]).front(), "1...");
+}
+
+// The games a match writes are read back by the PDN reader, in italian's
+// numbering of the mirror-image board: the same games the journal records.
+// An openings file takes the FEN tags of such games ([FEN "..."] in the
+// GameType's squares) as well as dama's own FEN: both lines below are the
+// same position.
+TEST_F(MatchRun, PdnOutReadsBackWithTheReaderAndItsFenTagsAsOpenings) {
+  constexpr RuleSet kItalian = test::variant_rules("italian");
+  const Variant& italian = find_variant("italian");
+  const auto opening = parse_fen<Board8>("W:W18,21,23-32:B1-12");
+  const std::string tag = to_pdn_fen(opening, pdn_game_type_of(italian));
+  EXPECT_EQ(tag, "W:W19,21,22,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
+  MatchSettings s = tiny("italian", 4);
+  s.variant = "italian";
+  s.openings.file = dir_ + "openings.txt";
+  std::ofstream(s.openings.file) << "[FEN \"" << tag << "\"]\nW:W18,21,23-32:B1-12\n";
+  run_match(s);
+  const auto games = split_pdn_games(slurp(s.pdn_out), "italian.pdn");
+  const auto records = game_lines(s.journal);
+  ASSERT_EQ(games.size(), 4u);
+  ASSERT_EQ(records.size(), 4u);
+  for (std::size_t g = 0; g < games.size(); ++g) {
+    const Variant& variant = pdn_game_variant(games[g], nullptr, "italian.pdn");
+    EXPECT_EQ(variant.name, "italian");
+    const PdnGame<kItalian> read = replay_pdn_game<kItalian>(games[g], variant, "italian.pdn");
+    EXPECT_EQ(read.start, opening) << g;
+    const auto fields = test::split_words(records[g]);  // game <index> <result> <plies> ...
+    ASSERT_GE(fields.size(), 4u);
+    EXPECT_EQ(read.result, fields[2]) << records[g];
+    EXPECT_EQ(std::to_string(read.moves.size()), fields[3]) << records[g];
+  }
 }
 
 TEST_F(MatchRun, RefusesBadOpeningsFiles) {

@@ -1,7 +1,8 @@
-// The PDN writer (core/pdn.hpp): the tag section, move numbers, the result,
+// The PDN writer (core/pdn/pdn.hpp): the tag section, move numbers, the result,
 // line wrapping, the FEN tag only away from the start -- and every written
-// game read back with parse_move and replayed to the same positions.
-#include "pdn.hpp"
+// game read back with parse_move and replayed to the same positions.  The
+// notation of each GameType and the reader: pdn_reader_test.cpp.
+#include "pdn/pdn.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "fen.hpp"
+#include "pdn/pdn_fen.hpp"
 #include "test_support.hpp"
 #include "utc_time.hpp"
 
@@ -106,7 +108,7 @@ TEST(Pdn, TagSectionMovetextAndResult) {
             "[Result \"*\"]\n"
             "[GameType \"25\"]\n"
             "\n"
-            "1. 22-18 11-15 2. 18x11 *\n"
+            "1. c3-d4 f6-e5 2. d4:f6 *\n"
             "\n");
 }
 
@@ -127,7 +129,7 @@ TEST(Pdn, ResultOverrideAndFinishedGames) {
   ASSERT_TRUE(lost.over());
   const auto text = write_pdn_game<kRussian>(find_variant("russian"), PdnTags{}, lost);
   EXPECT_NE(text.find("[Result \"0-1\"]"), std::string::npos) << text;
-  EXPECT_NE(text.find("[FEN \"W:W29:B22,25\"]"), std::string::npos) << text;
+  EXPECT_NE(text.find("[SetUp \"1\"]\n[FEN \"W:Wa1:Bc3,b2\"]"), std::string::npos) << text;
   EXPECT_EQ(read_pdn(text).tokens, std::vector<std::string>{"0-1"});
 
   Game<kRussian> ongoing;
@@ -141,7 +143,8 @@ TEST(Pdn, SecondPlayerToMoveOpensWithEllipsis) {
   const auto start = parse_fen<Board8>(fen);
   Game<kRussian> game = random_game<kRussian>(start, 11, 5);
   const auto pdn = read_pdn(write_pdn_game<kRussian>(find_variant("russian"), PdnTags{}, game));
-  EXPECT_EQ(pdn.tag("FEN"), to_fen(start));  // ranges written out: B:W21,22,...
+  EXPECT_EQ(pdn.tag("FEN"), to_pdn_fen(start, pdn_game_type_of(find_variant("russian"))));  // no ranges
+  EXPECT_EQ(pdn.tag("FEN"), "B:Wa3,c3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6");
   ASSERT_GE(pdn.tokens.size(), 4u);
   EXPECT_EQ(pdn.tokens[0], "1...");
   EXPECT_EQ(pdn.tokens[2], "2.");
@@ -158,8 +161,9 @@ TEST(Pdn, AmericanCountsMovesFromBlack) {
   EXPECT_EQ(pdn.tokens[3], "2.");
 }
 
-// Long random games in three variants: captures written with 'x', lines of
-// at most 80 characters, and the moves read back to the very same game.
+// Long random games in three variants: captures written with the
+// GameType's separator, lines of at most 80 characters, and the moves read
+// back to the very same game.
 template <RuleSet R>
 void check_round_trip(const char* variant, std::uint64_t seeds) {
   const auto start = Position<BoardFor<R>>::start(R.first_player);
@@ -171,9 +175,11 @@ void check_round_trip(const char* variant, std::uint64_t seeds) {
     const std::string text = write_pdn_game<R>(find_variant(variant), PdnTags{}, game);
     const auto pdn = read_pdn(text);
     for (const auto& line : pdn.movetext_lines) EXPECT_LE(line.size(), kPdnLineWidth) << line;
-    EXPECT_EQ(pdn.tokens.back(), game.result().text());
-    EXPECT_EQ(pdn.tag("Result"), game.result().text());
-    saw_capture |= text.find('x') != std::string::npos;
+    const PdnGameType& type = pdn_game_type_of(find_variant(variant));
+    EXPECT_EQ(pdn.tokens.back(), pdn_result_token(game.result().text(), type));
+    EXPECT_EQ(pdn.tag("Result"), pdn_result_token(game.result().text(), type));
+    for (const auto& token : pdn.tokens)
+      saw_capture |= token.find(type.capture_separator) != std::string::npos && token.back() != '.';
     const Game<R> replayed = replay<R>(pdn, start);
     ASSERT_EQ(replayed.positions(), game.positions()) << variant << " seed " << seed << "\n" << text;
     EXPECT_EQ(replayed.result().text(), game.result().text());

@@ -11,8 +11,11 @@
 #include <thread>
 
 #include "dataset_io.hpp"
+#include "fen.hpp"
+#include "pdn/pdn_reader.hpp"
 #include "run_dama.hpp"
 #include "selfplay.hpp"
+#include "test_support.hpp"
 
 namespace dama {
 namespace {
@@ -423,6 +426,16 @@ TEST(DataCommands, InfoMergeAndExportPdn) {
   std::size_t events = 0;
   for (std::size_t at = 0; (at = text.find("[GameType \"25\"]", at)) != std::string::npos; ++at) ++events;
   EXPECT_EQ(events, 5u);
+  // The PDN reader replays the exported games to the dataset's games.
+  const auto games = split_pdn_games(text, "m.pdn");
+  ASSERT_EQ(games.size(), m.games.size());
+  for (std::size_t i = 0; i < games.size(); ++i) {
+    constexpr RuleSet kRussian = test::variant_rules("russian");
+    const auto read = replay_pdn_game<kRussian>(games[i], pdn_game_variant(games[i], nullptr, "m.pdn"), "m.pdn");
+    EXPECT_EQ(to_fen(read.start), m.games[i].start_fen) << i;
+    EXPECT_EQ(read.moves.size(), m.games[i].length) << i;
+    EXPECT_EQ(read.result, m.games[i].result_text) << i;
+  }
 
   const auto wrong = test::run_dama_process({"data", "merge", "-o", dir / "x.h5", a.out, dir / "missing.h5"});
   EXPECT_EQ(wrong.exit_code, 2) << wrong;

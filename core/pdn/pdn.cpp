@@ -1,6 +1,6 @@
 #include "pdn.hpp"
 
-#include "utc_time.hpp"
+#include "../utc_time.hpp"
 
 
 namespace dama {
@@ -33,7 +33,7 @@ std::string pdn_tag_section(const Variant& variant, const PdnTags& tags, std::st
   std::string out = tag("Event", tags.event) + tag("Site", tags.site) + tag("Date", tags.date) +
                     tag("Round", tags.round) + tag("White", tags.white) + tag("Black", tags.black) +
                     tag("Result", result) + tag("GameType", std::to_string(variant.pdn_game_type));
-  if (!fen.empty()) out += tag("FEN", fen);
+  if (!fen.empty()) out += tag("SetUp", "1") + tag("FEN", fen);
   for (const auto& [name, value] : tags.extra) out += tag(name, value);
   return out + "\n";
 }
