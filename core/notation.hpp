@@ -21,10 +21,16 @@ std::string square_name(int bit_index, Notation notation) {
   return s + std::to_string(Board::y_of_square(square) + 1);
 }
 
-// A square written as a number (1..N) or algebraically (a1..j10); returns its
-// bit index, or nothing when the token is not a dark square of this board.
-template <class Board>
-std::optional<int> read_square(std::string_view token) {
+// A square token split into its parts: a number (1..99), or a column
+// letter's index from 'a' and a row number; nothing when it is neither.
+// Which square it names depends on the board and its numbering.
+struct SquareToken {
+  bool numeric = false;
+  int column = 0;  // algebraic only: 0 for 'a'
+  int number = 0;  // the square's number, or the row counted from 1
+};
+
+inline std::optional<SquareToken> split_square_token(std::string_view token) {
   if (token.empty()) return std::nullopt;
   const bool numeric = std::isdigit(static_cast<unsigned char>(token[0]));
   const std::string_view digits = numeric ? token : token.substr(1);
@@ -34,11 +40,20 @@ std::optional<int> read_square(std::string_view token) {
     if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
     value = value * 10 + (c - '0');
   }
-  if (numeric) {
-    if (value < 1 || value > Board::kSquares) return std::nullopt;
-    return Board::kBitOfSquare[value];
+  return SquareToken{numeric, numeric ? 0 : std::tolower(static_cast<unsigned char>(token[0])) - 'a', value};
+}
+
+// A square written as a number (1..N) or algebraically (a1..j10); returns its
+// bit index, or nothing when the token is not a dark square of this board.
+template <class Board>
+std::optional<int> read_square(std::string_view token) {
+  const auto parts = split_square_token(token);
+  if (!parts) return std::nullopt;
+  if (parts->numeric) {
+    if (parts->number < 1 || parts->number > Board::kSquares) return std::nullopt;
+    return Board::kBitOfSquare[parts->number];
   }
-  const int x = std::tolower(static_cast<unsigned char>(token[0])) - 'a', y = value - 1;
+  const int x = parts->column, y = parts->number - 1;
   if (!Board::on_board(x, y) || !Board::is_dark(x, y)) return std::nullopt;
   return Board::kBitOfSquare[Board::square_of_xy(x, y)];
 }

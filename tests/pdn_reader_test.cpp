@@ -80,18 +80,6 @@ struct RandomGameStats {
 };
 
 template <RuleSet R>
-Game<R> random_game(std::uint64_t seed, int plies) {
-  Game<R> game;
-  test::Random random(seed);
-  for (int i = 0; i < plies && !game.over(); ++i) {
-    MoveList<BoardFor<R>> legal;
-    MoveGenerator<R>::generate(game.position(), legal);
-    game.play(legal[random.below(legal.size())]);
-  }
-  return game;
-}
-
-template <RuleSet R>
 void check_variant_round_trip(const char* name, std::uint64_t seeds) {
   using Board = BoardFor<R>;
   const Variant& variant = find_variant(name);
@@ -100,7 +88,7 @@ void check_variant_round_trip(const char* name, std::uint64_t seeds) {
   RandomGameStats stats;
   for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
     // Every third game from a position after some moves: a FEN tag to read.
-    Game<R> game = random_game<R>(seed, 300);
+    Game<R> game = test::random_game<R>(Game<R>(), seed, 300);
     if (seed % 3 == 0 && game.plies() > 10) {
       Game<R> tail(game.positions()[7]);
       for (std::size_t i = 7; i < game.moves().size(); ++i) tail.play(game.moves()[i]);

@@ -22,18 +22,6 @@ constexpr RuleSet kRussian = test::variant_rules("russian");
 constexpr RuleSet kAmerican = test::variant_rules("american");
 constexpr RuleSet kInternational = test::variant_rules("international");
 
-// A game of uniformly random legal moves (deterministic for a seed), at most `plies` long.
-template <RuleSet R>
-Game<R> random_game(const Position<BoardFor<R>>& start, std::uint64_t seed, int plies) {
-  Game<R> game(start);
-  test::Random random(seed);
-  for (int i = 0; i < plies && !game.over(); ++i) {
-    MoveList<BoardFor<R>> legal;
-    MoveGenerator<R>::generate(game.position(), legal);
-    game.play(legal[random.below(legal.size())]);
-  }
-  return game;
-}
 
 struct ReadPdn {
   std::vector<std::pair<std::string, std::string>> tags;
@@ -141,7 +129,7 @@ TEST(Pdn, ResultOverrideAndFinishedGames) {
 TEST(Pdn, SecondPlayerToMoveOpensWithEllipsis) {
   const std::string fen = "B:W21-32:B1-12";
   const auto start = parse_fen<Board8>(fen);
-  Game<kRussian> game = random_game<kRussian>(start, 11, 5);
+  Game<kRussian> game = test::random_game<kRussian>(Game<kRussian>(start), 11, 5);
   const auto pdn = read_pdn(write_pdn_game<kRussian>(find_variant("russian"), PdnTags{}, game));
   EXPECT_EQ(pdn.tag("FEN"), to_pdn_fen(start, pdn_game_type_of(find_variant("russian"))));  // no ranges
   EXPECT_EQ(pdn.tag("FEN"), "B:Wa3,c3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6");
@@ -152,7 +140,7 @@ TEST(Pdn, SecondPlayerToMoveOpensWithEllipsis) {
 }
 
 TEST(Pdn, AmericanCountsMovesFromBlack) {
-  Game<kAmerican> game = random_game<kAmerican>(Position<Board8>::start(Color::Black), 5, 4);
+  Game<kAmerican> game = test::random_game<kAmerican>(Game<kAmerican>(Position<Board8>::start(Color::Black)), 5, 4);
   const auto pdn = read_pdn(write_pdn_game<kAmerican>(find_variant("american"), PdnTags{}, game));
   EXPECT_EQ(pdn.tag("GameType"), "21");
   EXPECT_EQ(pdn.tag("FEN"), "(absent)");  // Black to move is american's start
@@ -170,7 +158,7 @@ void check_round_trip(const char* variant, std::uint64_t seeds) {
   bool saw_capture = false;
   int plies = 0;
   for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
-    const Game<R> game = random_game<R>(start, seed, 300);
+    const Game<R> game = test::random_game<R>(Game<R>(start), seed, 300);
     plies += game.plies();
     const std::string text = write_pdn_game<R>(find_variant(variant), PdnTags{}, game);
     const auto pdn = read_pdn(text);

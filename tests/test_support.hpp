@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "board.hpp"
+#include "game.hpp"
 #include "move.hpp"
 #include "movegen.hpp"
 #include "position.hpp"
@@ -221,5 +222,18 @@ class Random {
  private:
   std::uint64_t state_;
 };
+
+// `game` continued with uniformly random legal moves (deterministic for a
+// seed) until it ends or `plies` more have been played.
+template <RuleSet R>
+Game<R> random_game(Game<R> game, std::uint64_t seed, int plies) {
+  Random random(seed);
+  for (int i = 0; i < plies && !game.over(); ++i) {
+    MoveList<BoardFor<R>> legal;
+    MoveGenerator<R>::generate(game.position(), legal);
+    game.play(legal[random.below(legal.size())]);
+  }
+  return game;
+}
 
 }  // namespace dama::test

@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "../notation.hpp"
 #include "pdn_game_type.hpp"
 
 namespace dama {
@@ -72,22 +73,15 @@ std::string pdn_square_name(int bit_index, const PdnGameType& type) {
 // nothing when the token is not a playing square.
 template <class Board>
 std::optional<int> read_pdn_square(std::string_view token, const PdnGameType& type) {
-  if (token.empty() || token.size() > 3) return std::nullopt;
-  const bool numeric = std::isdigit(static_cast<unsigned char>(token[0]));
-  const std::string_view digits = numeric ? token : token.substr(1);
-  if (digits.empty() || digits.size() > 2) return std::nullopt;
-  int value = 0;
-  for (char c : digits) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
-    value = value * 10 + (c - '0');
-  }
-  if (numeric) {
-    if (value < 1 || value > Board::kSquares) return std::nullopt;
-    return Board::kBitOfSquare[dama_square_number<Board>(value, type.numbering)];
+  if (token.size() > 3) return std::nullopt;
+  const auto parts = split_square_token(token);
+  if (!parts) return std::nullopt;
+  if (parts->numeric) {
+    if (parts->number < 1 || parts->number > Board::kSquares) return std::nullopt;
+    return Board::kBitOfSquare[dama_square_number<Board>(parts->number, type.numbering)];
   }
   const bool mirrored = type.numbering != SquareNumbering::Standard;
-  const int column = std::tolower(static_cast<unsigned char>(token[0])) - 'a';
-  const int x = mirrored ? Board::kSize - 1 - column : column, y = value - 1;
+  const int x = mirrored ? Board::kSize - 1 - parts->column : parts->column, y = parts->number - 1;
   if (!Board::on_board(x, y) || !Board::is_dark(x, y)) return std::nullopt;
   return Board::kBitOfSquare[Board::square_of_xy(x, y)];
 }
