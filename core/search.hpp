@@ -107,7 +107,7 @@ struct SearchOptions {
   bool late_move_pruning = true;  // skip the last quiet moves near the horizon
   bool history_malus = true;      // quiet moves that failed before a cutoff lose history
   bool probcut = true;            // a shallow search far above beta stands for the full one
-  bool history_reductions = false;  // late moves with a bad history are reduced a ply more (not measured yet)
+  bool history_reductions = false;  // late moves with a bad history are reduced a ply more (undecided: off)
 };
 
 // The switches by name, for the front ends (Hub parameters, `dama search`
