@@ -476,12 +476,6 @@ class Searcher {
     return best;
   }
 
-  // Late move reductions: a quiet move ordered after the TT move, the
-  // killers and the best-scored history moves rarely beats the best so far,
-  // so it is first searched shallower; a null-window score above alpha sends
-  // it back to the full depth.  Captures and crownings change the material
-  // and are never reduced; PV nodes reduce one ply less, as the line they
-  // search is the one the result will be read from.
   // ProbCut: a null-window search of about two fifths of the depth against
   // a beta raised by a margin per ply; when even that fails high, the node
   // is taken to fail high (by the margin less).  Its own subtree does no
@@ -500,9 +494,12 @@ class Searcher {
   // Late move pruning spares captures (none are left in a prunable node but
   // under the house rule), crownings and the killers.
   bool is_prunable_quiet(const MoveT& m, int ply) const {
-    if (m.is_capture() || m.promotes) return false;
+    return !m.is_capture() && !m.promotes && !is_killer(m, ply);
+  }
+
+  bool is_killer(const MoveT& m, int ply) const {
     const std::uint16_t key = quiet_key(m);
-    return key != killers_[ply][0] && key != killers_[ply][1];
+    return key == killers_[ply][0] || key == killers_[ply][1];
   }
 
   static bool has_capture(const List& moves) {
@@ -511,11 +508,15 @@ class Searcher {
     return false;
   }
 
+  // Late move reductions: a quiet move ordered after the TT move, the
+  // killers and the best-scored history moves rarely beats the best so far,
+  // so it is first searched shallower; a null-window score above alpha sends
+  // it back to the full depth.  Captures and crownings change the material
+  // and are never reduced; PV nodes reduce one ply less, as the line they
+  // search is the one the result will be read from.
   template <Color C>
   int late_move_reduction(const MoveT& m, int tried, int depth, bool pv_node, int ply) const {
-    if (depth < 3 || tried < kFirstReducedMove || m.is_capture() || m.promotes) return 0;
-    const std::uint16_t key = quiet_key(m);
-    if (key == killers_[ply][0] || key == killers_[ply][1]) return 0;
+    if (depth < 3 || tried < kFirstReducedMove || m.is_capture() || m.promotes || is_killer(m, ply)) return 0;
     int r = kReductions[std::min(depth, kMaxDepth)][std::min(tried, kReductionMoves - 1)] - (pv_node ? 1 : 0);
     // With the malus, a negative history means the move has failed more
     // often than it has cut: one ply more.
