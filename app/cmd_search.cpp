@@ -123,7 +123,7 @@ void register_search(CLI::App& app) {
       ->capture_default_str();
   for (const auto& sw : kSearchSwitches)
     cmd->add_flag(std::string("--") + sw.name + ",!--no-" + sw.name, options.search.*sw.member,
-                  std::string(sw.description) + " (default on)");
+                  std::string(sw.description) + (SearchOptions{}.*sw.member ? " (default on)" : " (default off)"));
   cmd->callback([] {
     const ResolvedGame setup = resolve(options.game);
     with_rules(setup.rules, [&]<RuleSet R>() { run_search<R>(options, setup); });
