@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "egtb/tablebase.hpp"
 #include "evaluate.hpp"
 #include "fen.hpp"
 #include "options.hpp"
@@ -17,6 +18,7 @@ namespace {
 struct EvalOptions {
   GameOptions game;
   std::string weights_file;  // empty: the built-in defaults
+  std::string tables_dir;    // endgame tables; empty: none
   bool list_features = false;
 };
 
@@ -61,6 +63,11 @@ void print_evaluation(const EvalOptions& o, const ResolvedGame& game) {
   }
   std::printf("phase     %.4f\n", phase);
   std::printf("total     %d\n", evaluate<R>(position, w));
+  if (!o.tables_dir.empty()) {
+    const auto value = egtb::Tablebase<R>::load(o.tables_dir).probe(position);
+    std::printf("tables    %s\n", value ? (std::string(egtb::wdl_name(*value)) + " for the side to move (draw counters ignored)").c_str()
+                                         : "not in the tables");
+  }
 }
 
 }  // namespace
@@ -72,6 +79,7 @@ void register_eval(CLI::App& app) {
   cmd->add_option("--weights", options.weights_file,
                   "weights file, JSON or pattern binary, or builtin:linear / builtin:patterns "
                   "(default: the variant's built-in configs/weights/<variant>.json)");
+  cmd->add_option("--egtb", options.tables_dir, "endgame tables: also print their value of the position");
   cmd->add_flag("--features", options.list_features, "print the schema hash and the feature names of the variant's board, then exit");
   cmd->callback([] {
     const ResolvedGame game = resolve(options.game);

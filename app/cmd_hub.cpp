@@ -57,6 +57,7 @@ struct Settings {
   std::string draw_rules = "default";
   int tt_megabytes = static_cast<int>(kDefaultTTMegabytes);
   std::string weights_file;  // empty: the built-in defaults
+  std::string tables_dir;    // endgame tables (dama egtb build); empty: none
   SearchOptions search;
   TimeSettings time;
   int threads = 1;
@@ -75,6 +76,7 @@ void announce(Output& out, const Settings& s) {
   out.line("param name=draw-rules value=" + s.draw_rules + " type=enum values=\"default tournament\"");
   out.line("param name=tt-size value=" + std::to_string(s.tt_megabytes) + " type=int min=1 max=65536");
   out.line("param name=weights value=" + hub::quote(s.weights_file) + " type=string");
+  out.line("param name=egtb value=" + hub::quote(s.tables_dir) + " type=string");
   for (const auto& sw : kSearchSwitches)
     out.line(std::string("param name=") + sw.name + " value=" + (s.search.*sw.member ? "true" : "false") + " type=bool");
   out.line("param name=move-overhead value=" + std::to_string(s.time.move_overhead_ms) + " type=int min=0 max=10000");
@@ -118,6 +120,7 @@ void set_param(Settings& s, const hub::Line& line) {
     s.draw_rules = value;
   } else if (name == "tt-size") s.tt_megabytes = int_value(name, value, 1, 65536);
   else if (name == "weights") s.weights_file = value;
+  else if (name == "egtb") s.tables_dir = value;
   else if (const SearchSwitch* sw = search_switch(name)) s.search.*sw->member = bool_value(name, value);
   else if (name == "move-overhead") s.time.move_overhead_ms = int_value(name, value, 0, 10000);
   else if (name == "planning-horizon") s.time.planning_horizon = int_value(name, value, 1, 200);
@@ -200,6 +203,10 @@ class Session {
         searcher_(WeightsEvaluator<R>{&weights_}, static_cast<std::size_t>(s.tt_megabytes), s.threads),
         game_(Game<R>(Position<Board>::start(R.first_player), draw_rules_)) {
     searcher_.set_options(s.search);
+    if (!s.tables_dir.empty()) {
+      tables_ = egtb::Tablebase<R>::load(s.tables_dir, "egtb");
+      searcher_.set_tables(&*tables_);
+    }
   }
 
   ~Session() { finish_search(); }
@@ -272,7 +279,8 @@ class Session {
       char numbers[160];
       std::snprintf(numbers, sizeof numbers, "info depth=%d score=%.2f nodes=%llu time=%.3f nps=%.2f", info.depth,
                     info.score / 100.0, static_cast<unsigned long long>(info.nodes), info.seconds, info.nps / 1e6);
-      out_.line(std::string(numbers) + " pv=" + hub::quote(pv));
+      const std::string hits = tables_ ? " tbhits=" + std::to_string(info.table_hits) : "";
+      out_.line(std::string(numbers) + hits + " pv=" + hub::quote(pv));
     });
     std::string done = "done move=" + (result.best_move ? hub::format_move(*result.best_move) : std::string("none"));
     if (result.pv.size() > 1) done += " ponder=" + hub::format_move(result.pv[1]);
@@ -291,6 +299,7 @@ class Session {
   Weights weights_;
   DrawRules draw_rules_;
   TimeSettings time_settings_;
+  std::optional<egtb::Tablebase<R>> tables_;  // before the searcher, which points at it
   ParallelSearcher<R, WeightsEvaluator<R>> searcher_;
   std::optional<Game<R>> game_;
   Level level_;

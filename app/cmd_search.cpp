@@ -1,7 +1,9 @@
 // dama search: the engine's analysis of one position.  One line per
 // completed iteration,
 //   info depth D score S nodes N nps X pv m1 m2 ...
-// (S in centi-men from the side to move's view, or "win N" / "loss N" plies),
+// (S in centi-men from the side to move's view, or "win N" / "loss N" plies,
+// or "table win (S)" / "table loss (S)" where endgame tables decided; with
+// --egtb the line also counts the nodes they decided, "tbhits H"),
 // then "bestmove <move>", or "bestmove none" when the side to move has no
 // legal move (it has lost).
 #include <cstdint>
@@ -10,6 +12,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "egtb/tablebase.hpp"
 #include "game.hpp"
 #include "notation.hpp"
 #include "options.hpp"
@@ -29,6 +32,7 @@ struct SearchCommandOptions {
   std::size_t tt_megabytes = kDefaultTTMegabytes;
   std::string draw_rules = "default";
   int threads = 1;
+  std::string tables_dir;  // empty: no endgame tables
   SearchOptions search;
 };
 
@@ -84,9 +88,16 @@ void run_search(const SearchCommandOptions& o, const ResolvedGame& setup) {
   limits.movetime_ms = o.movetime_ms;
   ParallelSearcher<R, WeightsEvaluator<R>> searcher(WeightsEvaluator<R>{&weights}, o.tt_megabytes, o.threads);
   searcher.set_options(o.search);
+  std::optional<egtb::Tablebase<R>> tables;
+  if (!o.tables_dir.empty()) {
+    tables = egtb::Tablebase<R>::load(o.tables_dir);
+    searcher.set_tables(&*tables);
+    if (const auto value = tables->probe(game.position()))
+      std::cout << "info string endgame tables: " << egtb::wdl_name(*value) << " for the side to move (draw counters ignored)\n";
+  }
   const auto result = searcher.search(game, limits, [&](const SearchInfo<Board>& info) {
     std::cout << "info depth " << info.depth << " score " << format_score(info.score) << " nodes " << info.nodes
-              << " nps " << info.nps << " pv " << format_line<R>(game.position(), info.pv, setup.notation) << "\n"
+              << " nps " << info.nps << (tables ? " tbhits " + std::to_string(info.table_hits) : "") << " pv " << format_line<R>(game.position(), info.pv, setup.notation) << "\n"
               << std::flush;
   });
   if (!result.best_move) {
@@ -114,6 +125,7 @@ void register_search(CLI::App& app) {
   cmd->add_option("--tt-mb", options.tt_megabytes, "transposition table size in MB")
       ->check(CLI::Range(1, 65536))
       ->capture_default_str();
+  cmd->add_option("--egtb", options.tables_dir, "endgame tables to probe (a directory made by dama egtb build)");
   cmd->add_option("--draw-rules", options.draw_rules, "default, or tournament (russian only)")
       ->check(CLI::IsMember({"default", "tournament"}))
       ->capture_default_str();

@@ -46,6 +46,7 @@ class ParallelSearcher {
       threads_.push_back(std::make_unique<Thread>(evaluator_, tt_));
       threads_.back()->set_depth_offset(i % 2);
       threads_.back()->set_options(options);
+      threads_.back()->set_tables(tables_);
     }
   }
   int threads() const { return static_cast<int>(threads_.size()); }
@@ -54,6 +55,12 @@ class ParallelSearcher {
     for (auto& t : threads_) t->set_options(options);
   }
   const SearchOptions& options() const { return options_of_main(); }
+
+  // Endgame tables for every thread (they must outlive the searcher).
+  void set_tables(const egtb::Tablebase<R>* tables) {
+    tables_ = tables;
+    for (auto& t : threads_) t->set_tables(tables);
+  }
 
   void clear() {
     tt_.clear();
@@ -76,7 +83,10 @@ class ParallelSearcher {
     Result result = threads_[0]->search(game, limits, on_iteration);
     helpers_stop = true;
     for (auto& h : helpers) h.join();
-    for (std::size_t i = 1; i < threads_.size(); ++i) result.nodes += helper_results[i].nodes;
+    for (std::size_t i = 1; i < threads_.size(); ++i) {
+      result.nodes += helper_results[i].nodes;
+      result.table_hits += helper_results[i].table_hits;
+    }
     return result;
   }
 
@@ -86,6 +96,7 @@ class ParallelSearcher {
 
   Evaluator evaluator_;
   TranspositionTable tt_;
+  const egtb::Tablebase<R>* tables_ = nullptr;
   std::vector<std::unique_ptr<Thread>> threads_;
 };
 

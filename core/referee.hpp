@@ -92,6 +92,11 @@ class Referee {
     PlayedGame<Board> out;
     int resign_run = 0, draw_run = 0, resign_sign = 0;
     while (!game.over()) {
+      if (const auto verdict = table_verdict(game)) {
+        out.result = *verdict;
+        out.adjudicated = true;
+        return out;
+      }
       const int player = game.position().side == R.first_player ? 0 : 1;
       const auto choice = choose(player, game, randomness, rng);
       out.scores.push_back(choice.score);
@@ -107,6 +112,14 @@ class Referee {
   }
 
   Engine& engine(int player) { return engines_[player]; }
+
+  // Endgame tables (they must outlive the referee): both players' searches
+  // probe them, and with `adjudicate` a game ends the moment its position
+  // is in them, with the tables' result and the reason "tablebase".
+  void set_tables(const egtb::Tablebase<R>* tables, bool adjudicate) {
+    tables_ = adjudicate ? tables : nullptr;
+    for (auto& e : engines_) e.set_tables(tables);
+  }
 
  private:
   struct Choice {
@@ -151,6 +164,16 @@ class Referee {
     return near[rng.below(static_cast<std::uint32_t>(near.size()))];
   }
 
+  std::optional<GameResult> table_verdict(const Game<R>& game) const {
+    if (!tables_) return std::nullopt;
+    const auto value = tables_->probe(game.position());
+    if (!value) return std::nullopt;
+    if (*value == egtb::Wdl::Draw) return GameResult{Outcome::Draw, "tablebase"};
+    const bool mover_wins = *value == egtb::Wdl::Win;
+    const bool first_wins = (game.position().side == R.first_player) == mover_wins;
+    return GameResult{first_wins ? Outcome::FirstPlayerWins : Outcome::SecondPlayerWins, "tablebase"};
+  }
+
   // Resignation needs both players to see the same side winning: each
   // mover's score is turned to the first player's view before comparing.
   static std::optional<GameResult> adjudicate(const Adjudication& a, const Game<R>& game, Score mover_score,
@@ -173,6 +196,7 @@ class Referee {
 
   PlayerSettings settings_[2];
   Engine engines_[2];
+  const egtb::Tablebase<R>* tables_ = nullptr;  // adjudicating
 };
 
 // A random opening: `plies` uniformly random legal moves from the variant's

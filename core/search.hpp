@@ -77,6 +77,7 @@
 #include <vector>
 
 #include "evaluate.hpp"
+#include "egtb/tablebase.hpp"
 #include "game.hpp"
 #include "movegen.hpp"
 #include "tt.hpp"
@@ -134,6 +135,7 @@ struct SearchInfo {
   std::uint64_t nodes = 0;   // since the search began
   double seconds = 0;
   std::uint64_t nps = 0;
+  std::uint64_t table_hits = 0;  // nodes an endgame table decided
   std::vector<Move<Board>> pv;
 };
 
@@ -144,12 +146,24 @@ struct SearchResult {
   int depth = 0;         // the last completed iteration (0: none)
   std::uint64_t nodes = 0;
   double seconds = 0;
+  std::uint64_t table_hits = 0;  // nodes an endgame table decided
   std::vector<Move<Board>> pv;
 };
 
+// Endgame-table scores: a position the tables call won scores
+// kTableWinScore plus its static score (clamped to kTableSpread), less the
+// plies to reach it -- above every evaluation, below every proven win, and
+// still steered by the evaluation towards captures and crownings, the
+// progress a win/draw/loss table cannot see.
+inline constexpr Score kTableWinScore = 20000;
+inline constexpr Score kTableSpread = 4000;
+inline constexpr Score kTableWinBound = kTableWinScore - kTableSpread - kMaxPly;
+
 // Win and loss scores: kWinScore - n is a win in n plies.
 inline bool is_win_or_loss(Score s) { return s > kWinBound || s < -kWinBound; }
-// "35", "-120", "win 7", "loss 4" (plies to the end of the game).
+inline bool is_table_win_or_loss(Score s) { return (s > kTableWinBound || s < -kTableWinBound) && !is_win_or_loss(s); }
+// "35", "-120", "win 7", "loss 4" (plies to the end of the game), "table
+// win (20212)" and "table loss (-19800)" (an endgame table decided).
 std::string format_score(Score s);
 
 template <class Evaluator, class Pos>
@@ -200,6 +214,8 @@ class Searcher {
   void set_depth_offset(int plies) { depth_offset_ = plies; }
 
   void set_options(const SearchOptions& options) { options_ = options; }
+  // Endgame tables to probe (they must outlive the searcher); nullptr: none.
+  void set_tables(const egtb::Tablebase<R>* tables) { tables_ = tables; }
   const SearchOptions& options() const { return options_; }
 
   // Searches the game's current position, with its history for the draw
@@ -231,6 +247,7 @@ class Searcher {
     }
     result.nodes = nodes_;
     result.seconds = elapsed_seconds();
+    result.table_hits = table_hits_;
     return result;
   }
 
@@ -252,6 +269,7 @@ class Searcher {
     limits_ = limits;
     draw_rules_ = game.draw_rules();
     nodes_ = 0;
+    table_hits_ = 0;
     aborted_ = false;
     start_ = std::chrono::steady_clock::now();
     pondering_ = limits.pondering && limits.pondering->load();
@@ -284,6 +302,7 @@ class Searcher {
     i.nodes = nodes_;
     i.seconds = elapsed_seconds();
     i.nps = i.seconds > 0 ? static_cast<std::uint64_t>(static_cast<double>(nodes_) / i.seconds) : 0;
+    i.table_hits = table_hits_;
     i.pv = r.pv;
     return i;
   }
@@ -368,6 +387,18 @@ class Searcher {
     return std::clamp<Score>(evaluator_(p), -kWinBound + 1, kWinBound - 1);
   }
 
+  // The tables' verdict on p as a score (see kTableWinScore); nothing when
+  // no table holds it.
+  std::optional<Score> table_score(const Pos& p, int ply) {
+    if (!tables_) return std::nullopt;
+    const auto value = tables_->probe(p);
+    if (!value) return std::nullopt;
+    ++table_hits_;
+    if (*value == egtb::Wdl::Draw) return Score{0};
+    const Score steer = std::clamp<Score>(static_score(p), -kTableSpread, kTableSpread);
+    return *value == egtb::Wdl::Win ? kTableWinScore + steer - ply : -kTableWinScore + steer + ply;
+  }
+
   // The rules' draws: the counters, and under tournament rules a repetition.
   bool is_draw(const NodeState& s, int ply) const {
     if (counter_draw(s.counters, draw_rules_)) return true;
@@ -399,6 +430,7 @@ class Searcher {
       alpha = std::max(alpha, -kWinScore + ply);
       beta = std::min(beta, kWinScore - ply - 1);
       if (alpha >= beta) return alpha;
+      if (const auto known = table_score(p, ply)) return *known;
       if (ply >= kMaxPly - 1) return static_score(p);
     }
 
@@ -537,6 +569,8 @@ class Searcher {
       return static_score(p);
     }
     if (ply > 0 && is_draw(s, ply)) return 0;
+    if (ply > 0)
+      if (const auto known = table_score(p, ply)) return *known;
     if (ply >= kMaxPly - 1) return static_score(p);
 
     Score best = -kInfinity;
@@ -691,6 +725,8 @@ class Searcher {
   double best_move_changes_ = 0;
   double time_factor_ = 1.0;
   DrawRules draw_rules_ = DrawRules::Default;
+  const egtb::Tablebase<R>* tables_ = nullptr;
+  std::uint64_t table_hits_ = 0;
   std::uint64_t nodes_ = 0;
   bool aborted_ = false;
   bool verifying_ = false;  // inside a ProbCut search

@@ -287,6 +287,10 @@ SelfplayOutcome run_job(const JobSetup& s, bool resume, const SelfplayHooks& hoo
     }
   });
 
+  // Loaded before any game, so a bad table stops the job at once; shared
+  // read-only by every thread.
+  std::optional<egtb::Tablebase<R>> tables;
+  if (!s.config.tablebase.empty()) tables = egtb::Tablebase<R>::load(s.config.tablebase, "adjudication.tablebase");
   PlayerSettings player{&s.weights, {}};
   player.limits.depth = static_cast<int>(s.config.search_depth);
   player.limits.nodes = static_cast<std::uint64_t>(s.config.search_nodes);
@@ -297,6 +301,7 @@ SelfplayOutcome run_job(const JobSetup& s, bool resume, const SelfplayHooks& hoo
   {
     try {
       Referee<R> referee(player, player, static_cast<std::size_t>(s.config.tt_mb));
+      referee.set_tables(tables ? &*tables : nullptr, true);
       for (;;) {
         if (stopping(hooks) || writer_failed) break;
         const std::int64_t local = next_local.fetch_add(1);

@@ -47,6 +47,7 @@ struct SelfplayConfig {
   std::int64_t draw_score = 8;
   std::int64_t draw_plies = 30;
   std::int64_t draw_min_ply = 80;
+  std::string tablebase;             // endgame tables (dama egtb build): probed, and a game in them ends there
 
   std::int64_t record_from_ply = 0;  // positions before this ply are not recorded
   bool record_quiet_only = false;    // only positions with no capture pending

@@ -36,6 +36,7 @@ SelfplayConfig read_config(ConfigFile file) {
   c.draw_score = file.integer("adjudication.draw_score", c.draw_score, 0, kWinBound);
   c.draw_plies = file.integer("adjudication.draw_plies", c.draw_plies, 0, kMaxPly);
   c.draw_min_ply = file.integer("adjudication.draw_min_ply", c.draw_min_ply, 0, kMaxPly);
+  c.tablebase = file.text("adjudication.tablebase", c.tablebase);
   c.record_from_ply = file.integer("record.from_ply", c.record_from_ply, 0, kMaxPly);
   c.record_quiet_only = file.boolean("record.quiet_only", c.record_quiet_only);
   c.checkpoint_games = file.integer("checkpoint.games", c.checkpoint_games, 1, kMaxGames);
@@ -78,7 +79,7 @@ std::string to_toml(const SelfplayConfig& c) {
     << "[randomness]\nplies = " << c.random_plies << "\nmargin = " << c.random_margin << "\n\n"
     << "[adjudication]\nresign_score = " << c.resign_score << "\nresign_plies = " << c.resign_plies
     << "\ndraw_score = " << c.draw_score << "\ndraw_plies = " << c.draw_plies << "\ndraw_min_ply = " << c.draw_min_ply
-    << "\n\n"
+    << "\ntablebase = " << quoted(c.tablebase) << "\n\n"
     << "[record]\nfrom_ply = " << c.record_from_ply << "\nquiet_only = " << flag(c.record_quiet_only) << "\n\n"
     << "[checkpoint]\ngames = " << c.checkpoint_games << "\nseconds = " << c.checkpoint_seconds << "\n";
   return s.str();

@@ -5,7 +5,9 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <unistd.h>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -268,6 +270,40 @@ TEST(Cli, ErrorMessageStaysOneLineWhenTheInputHasANewline) {
   const Outcome r = run_dama({"moves", "--fen", "W:W2\n1:B1"});
   EXPECT_EQ(r.exit_code, 2) << r;
   EXPECT_EQ(r.err_lines().size(), 1u) << r;
+}
+
+// dama egtb: build, probe, verify, info, and a corrupt file refused with one
+// line; an interrupted build keeps its finished slices and goes on.
+TEST(Cli, EgtbBuildProbeVerifyAndRefuseACorruptFile) {
+  const std::string dir = ::testing::TempDir() + "dama_egtb_cli_" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  const Outcome build = run_dama({"egtb", "build", "--variant", "czech", "--pieces", "3", "--out", dir, "--threads", "2"});
+  ASSERT_EQ(build.exit_code, 0) << build;
+  EXPECT_THAT(build.out, HasSubstr("0201  2 kings v 1 king"));
+  const Outcome probe = run_dama({"egtb", "probe", "--variant", "czech", "--egtb", dir, "--fen", "W:WK29:BK4"});
+  ASSERT_EQ(probe.exit_code, 0) << probe;
+  EXPECT_THAT(probe.out, HasSubstr("value     loss for White to move"));
+  const Outcome verify = run_dama({"egtb", "verify", "--variant", "czech", "--egtb", dir});
+  EXPECT_EQ(verify.exit_code, 0) << verify;
+  EXPECT_THAT(verify.out, HasSubstr("every value agrees"));
+  const Outcome info = run_dama({"egtb", "info", "--variant", "czech", "--egtb", dir});
+  EXPECT_THAT(info.out, HasSubstr("3 pieces:"));
+  const Outcome search = run_dama({"search", "--variant", "czech", "--fen", "W:WK30,K31,K32:BK1", "--depth", "4", "--egtb", dir});
+  EXPECT_EQ(search.exit_code, 0) << search;
+  EXPECT_THAT(search.out, HasSubstr("tbhits"));
+  {
+    std::fstream f(dir + "/0101.wdl", std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(-12, std::ios::end);
+    f.put('\x55');
+  }
+  const Outcome refused = run_dama({"egtb", "probe", "--variant", "czech", "--egtb", dir, "--fen", "W:WK29:BK4"});
+  EXPECT_EQ(refused.exit_code, 2) << refused;
+  ASSERT_EQ(refused.err_lines().size(), 1u) << refused;
+  EXPECT_THAT(refused.err, HasSubstr("0101.wdl: checksum"));
+  const Outcome other_rules = run_dama({"egtb", "probe", "--variant", "russian", "--egtb", dir, "--fen", "W:WK29:BK4"});
+  EXPECT_EQ(other_rules.exit_code, 2) << other_rules;
+  EXPECT_THAT(other_rules.err, HasSubstr("\"variant\""));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

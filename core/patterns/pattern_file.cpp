@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../binary_io.hpp"
 #include "../error.hpp"
 #include "../features.hpp"
 #include "regions.hpp"
@@ -20,30 +21,6 @@ constexpr std::string_view kFormat = "dama-pattern-weights";
 constexpr std::size_t kPrefixBytes = 8 + 4 + 4;  // magic, version, header size
 constexpr std::size_t kChecksumBytes = 8;
 constexpr double kMaxScale = 1024;
-
-std::uint64_t fnv1a(std::string_view bytes) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (const unsigned char c : bytes) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
-
-template <class T>
-T read_le(std::string_view bytes, std::size_t at) {
-  T value = 0;
-  for (std::size_t i = 0; i < sizeof(T); ++i)
-    value |= static_cast<T>(static_cast<T>(static_cast<unsigned char>(bytes[at + i])) << (8 * i));
-  return value;
-}
-
-template <class T>
-void append_le(std::string& out, T value) {
-  using U = std::make_unsigned_t<T>;
-  const U bits = static_cast<U>(value);
-  for (std::size_t i = 0; i < sizeof(T); ++i) out.push_back(static_cast<char>((bits >> (8 * i)) & 0xffu));
-}
 
 struct Refusal {
   const std::string& origin;
