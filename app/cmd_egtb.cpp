@@ -110,23 +110,30 @@ template <RuleSet R>
 void probe(const EgtbOptions& o, const ResolvedGame& game) {
   const auto tables = egtb::Tablebase<R>::load(table_dir(o, game));
   const auto p = position_of<R>(o.game, game.notation);
-  const auto value = tables.probe(p);
+  const auto entry = tables.probe_entry(p);
   std::printf("position  %s\n", to_fen(p).c_str());
-  if (!value) {
+  if (!entry) {
     std::printf("value     not in the tables (%d pieces; they hold up to %d)\n", popcount(p.occupied()),
                 tables.largest_pieces());
     throw ExitCode{1};
   }
-  std::printf("value     %s for %s to move (draw counters ignored)\n", egtb::wdl_name(*value),
-              p.side == Color::White ? "White" : "Black");
+  const auto distance_text = [](const auto& e) {
+    return e.value == egtb::Wdl::Draw ? std::string() : ", " + std::to_string(e.distance) + " plies to a conversion";
+  };
+  std::printf("value     %s for %s to move%s (draw counters ignored)\n", egtb::wdl_name(entry->value),
+              p.side == Color::White ? "White" : "Black", distance_text(*entry).c_str());
   MoveList<BoardFor<R>> moves;
   MoveGenerator<R>::generate(p, moves);
   if (moves.empty()) return;
   const auto best = egtb::best_move<R>(tables, p, moves);
   std::printf("best      %s\n", format_move(moves[best], moves, game.notation).c_str());
-  for (const auto& m : moves)
-    std::printf("  %-16s %s\n", format_move(m, moves, game.notation).c_str(),
-                egtb::wdl_name(egtb::negate(*tables.probe(p.after(m)))));
+  for (const auto& m : moves) {
+    auto child = *tables.probe_entry(p.after(m));
+    child.value = egtb::negate(child.value);
+    if (m.is_capture() || m.promotes) child.distance = 0;  // the move converts
+    std::printf("  %-16s %s%s\n", format_move(m, moves, game.notation).c_str(), egtb::wdl_name(child.value),
+                m.is_capture() || m.promotes ? " (converts)" : distance_text(child).c_str());
+  }
 }
 
 CLI::App* add_action(CLI::App& parent, const char* name, const char* what, EgtbOptions& options) {

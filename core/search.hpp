@@ -227,6 +227,11 @@ class Searcher {
     Gen::generate(game.position(), root_moves);
     if (root_moves.empty()) return result;
     result.best_move = root_moves[0];  // until an iteration completes
+    if (const auto decided = table_decision(game.position(), root_moves, limits)) {
+      result = *decided;
+      if (on_iteration) on_iteration(info(result));
+      return result;
+    }
 
     const NodeState root{game.hashes().back(), game.counters()};
     const int max_depth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
@@ -397,6 +402,26 @@ class Searcher {
     if (*value == egtb::Wdl::Draw) return Score{0};
     const Score steer = std::clamp<Score>(static_score(p), -kTableSpread, kTableSpread);
     return *value == egtb::Wdl::Win ? kTableWinScore + steer - ply : -kTableWinScore + steer + ply;
+  }
+
+  // A won or lost root the tables hold is played from them, unsearched: the
+  // move nearest to (or, lost, farthest from) the next conversion
+  // (egtb::best_move), which a search that sees only win/draw/loss cannot
+  // find in a long king ending.  Not while pondering: the protocol expects
+  // the search to last until ponder-hit or stop.  Drawn roots are searched.
+  std::optional<Result> table_decision(const Pos& root, const List& moves, const SearchLimits& limits) {
+    if (!tables_ || (limits.pondering && limits.pondering->load())) return std::nullopt;
+    const auto entry = tables_->probe_entry(root);
+    if (!entry || entry->value == egtb::Wdl::Draw) return std::nullopt;
+    Result r;
+    r.best_move = moves[egtb::best_move<R>(*tables_, root, moves)];
+    r.pv = {*r.best_move};
+    r.depth = 1;
+    r.score = *table_score(root, 0);
+    r.nodes = nodes_ = 1;
+    r.table_hits = table_hits_;
+    r.seconds = elapsed_seconds();
+    return r;
   }
 
   // The rules' draws: the counters, and under tournament rules a repetition.

@@ -198,6 +198,9 @@ TEST_F(RussianTables, KnownPositions) {
   // ... and a win when the strong side, to move, takes the diagonal first
   // (g1-d4 is safe: the king on b8 cannot reach it).
   EXPECT_EQ(value("W:WK30,K31,K32:BK1"), Wdl::Win);
+  // The king on a1 steps along the diagonal and is taken: the loss comes at
+  // the capture, two plies away.
+  EXPECT_EQ(tables_->probe_entry(parse_fen<Board8>("W:WK29:BK4"))->distance, 2);
   // A man takes the last piece: c3xe5 for White, d4xb2 for Black.
   EXPECT_EQ(value("W:W22:B18"), Wdl::Win);
   EXPECT_EQ(value("B:W22:B18"), Wdl::Win);
@@ -211,11 +214,16 @@ TEST_F(RussianTables, VerifierFindsEveryValueConsistentAndAFlippedOneNot) {
   const Material m{0, 3, 0, 1};
   const auto* slice = broken.slice(m);
   PackedValues values = slice->values;
+  std::vector<std::uint8_t> distances = slice->distances;
   const std::uint64_t i = slice->index.index(parse_fen<Board8>("W:WK30,K31,K32:BK1"));
   values.set(i, Wdl::Draw);
-  broken.add(m, values);
-  const auto report = verify_slice(broken, m, 2);
-  EXPECT_GE(report.mismatches, 1u);
+  broken.add(m, values, distances);
+  EXPECT_GE(verify_slice(broken, m, 2).mismatches, 1u);
+  // ... and so must a distance one ply off.
+  values.set(i, Wdl::Win);
+  ++distances[i];
+  broken.add(m, values, distances);
+  EXPECT_GE(verify_slice(broken, m, 2).mismatches, 1u);
 }
 
 // A position the search proves won (or lost) without tables must have that

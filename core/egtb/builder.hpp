@@ -71,13 +71,19 @@ class PairBuilder {
     if (!(m.swapped() == m)) slices_.push_back(Work(m.swapped()));
   }
 
-  // False when stopped part way (nothing is kept then).
+  // False when stopped part way (nothing is kept then).  Positions are
+  // decided in order of their distance (see distances()): round d takes
+  // back the positions at distance d, and what it decides is at d + 1.
   bool run() {
-    std::vector<Item> frontier;
-    for (int s = 0; s < static_cast<int>(slices_.size()); ++s) initialise(s, frontier);
-    while (!frontier.empty()) {
+    std::vector<Item> at_distance[2];  // 0 and 1: what the moves alone decide
+    for (int s = 0; s < static_cast<int>(slices_.size()); ++s) initialise(s, at_distance);
+    std::vector<Item> current = std::move(at_distance[0]), next = std::move(at_distance[1]);
+    for (int d = 0; !current.empty() || !next.empty(); ++d) {
       if (stop_ && stop_()) return false;
-      frontier = propagate(frontier);
+      std::vector<Item> found = propagate(current, d + 1);
+      next.insert(next.end(), found.begin(), found.end());
+      current = std::move(next);
+      next.clear();
     }
     return true;
   }
@@ -96,18 +102,27 @@ class PairBuilder {
     return out;
   }
 
+  // Plies to a capture, a crowning or the end of the game under best play
+  // (the winner hurrying, the loser delaying), for won and lost positions;
+  // 0 for draws and holes; kFarDistance stands for that many or more.
+  std::vector<std::uint8_t> distances(int s) const { return slices_[s].distance; }
+
  private:
   static constexpr std::uint8_t kValueMask = 3, kDrawExit = 4, kHole = 8;
   struct Work {
-    explicit Work(const Material& m) : index(m), state(index.size(), 0), moves_left(index.size(), 0) {}
+    explicit Work(const Material& m)
+        : index(m), state(index.size(), 0), moves_left(index.size(), 0), distance(index.size(), 0) {}
     Index index;
     std::vector<std::uint8_t> state;       // Wdl in the low bits, kDrawExit, kHole
     std::vector<std::uint8_t> moves_left;  // counted quiet moves not yet known to lose
+    std::vector<std::uint8_t> distance;    // of decided positions, capped at kFarDistance
   };
   struct Item {
     std::uint32_t slice;
     std::uint64_t index;
   };
+
+  static std::uint8_t capped(int d) { return static_cast<std::uint8_t>(std::min(d, int{kFarDistance})); }
 
   int other(int s) const { return slices_.size() == 1 ? s : 1 - s; }
 
@@ -120,11 +135,11 @@ class PairBuilder {
     return *v;
   }
 
-  void initialise(int s, std::vector<Item>& frontier) {
+  void initialise(int s, std::vector<Item> (&frontier)[2]) {
     Work& w = slices_[s];
     std::mutex merge;
     parallel_chunks(w.index.size(), threads_, [&](std::uint64_t begin, std::uint64_t end) {
-      std::vector<Item> decided;
+      std::vector<Item> decided[2];
       MoveList<Board> moves;
       for (std::uint64_t i = begin; i < end; ++i) {
         Pos q;
@@ -146,19 +161,23 @@ class PairBuilder {
         }
         w.moves_left[i] = static_cast<std::uint8_t>(counted);
         if (win || (counted == 0 && !draw_exit)) {
+          // A win by a capture or crowning, or a loss whose every move is
+          // one: a ply from the conversion.  No move at all: the end, now.
           w.state[i] = static_cast<std::uint8_t>(win ? Wdl::Win : Wdl::Loss);
-          decided.push_back({static_cast<std::uint32_t>(s), i});
+          const int d = moves.empty() ? 0 : 1;
+          w.distance[i] = static_cast<std::uint8_t>(d);
+          decided[d].push_back({static_cast<std::uint32_t>(s), i});
         } else {
           w.state[i] = counted == 0 ? static_cast<std::uint8_t>(Wdl::Draw) : draw_exit ? kDrawExit : 0;
         }
       }
       std::lock_guard lock(merge);
-      frontier.insert(frontier.end(), decided.begin(), decided.end());
+      for (int d = 0; d < 2; ++d) frontier[d].insert(frontier[d].end(), decided[d].begin(), decided[d].end());
     });
   }
 
   // One round: every predecessor of the decided positions, updated.
-  std::vector<Item> propagate(const std::vector<Item>& decided) {
+  std::vector<Item> propagate(const std::vector<Item>& decided, int distance) {
     std::vector<Item> next;
     std::mutex merge;
     parallel_chunks(decided.size(), threads_, [&](std::uint64_t begin, std::uint64_t end) {
@@ -169,7 +188,7 @@ class PairBuilder {
         slices_[item.slice].index.decode(item.index, q);
         const Wdl value = Wdl(slices_[item.slice].state[item.index] & kValueMask);
         const int target = other(static_cast<int>(item.slice));
-        for_each_predecessor(q, [&](const Pos& before) { update(target, before.flipped(), value, found); });
+        for_each_predecessor(q, [&](const Pos& before) { update(target, before.flipped(), value, distance, found); });
       }
       std::lock_guard lock(merge);
       next.insert(next.end(), found.begin(), found.end());
@@ -179,22 +198,26 @@ class PairBuilder {
 
   // `before` (White to move, in slice target) has a quiet move to a position
   // whose side to move has `value`.
-  void update(int target, const Pos& before, Wdl value, std::vector<Item>& found) {
+  void update(int target, const Pos& before, Wdl value, int distance, std::vector<Item>& found) {
     Work& w = slices_[target];
     const std::uint64_t i = w.index.index(before);
     std::atomic_ref<std::uint8_t> state(w.state[i]);
     std::uint8_t seen = state.load(std::memory_order_relaxed);
     if (seen & kValueMask) return;  // decided already
     if (value == Wdl::Loss) {
-      if (state.compare_exchange_strong(seen, static_cast<std::uint8_t>(Wdl::Win)))
+      if (state.compare_exchange_strong(seen, static_cast<std::uint8_t>(Wdl::Win))) {
+        w.distance[i] = capped(distance);
         found.push_back({static_cast<std::uint32_t>(target), i});
+      }
       return;
     }
     std::atomic_ref<std::uint8_t> left(w.moves_left[i]);
     if (left.fetch_sub(1) == 1 && !(seen & kDrawExit)) {
       std::uint8_t expected = 0;
-      if (state.compare_exchange_strong(expected, static_cast<std::uint8_t>(Wdl::Loss)))
+      if (state.compare_exchange_strong(expected, static_cast<std::uint8_t>(Wdl::Loss))) {
+        w.distance[i] = capped(distance);
         found.push_back({static_cast<std::uint32_t>(target), i});
+      }
     }
   }
 
@@ -270,12 +293,13 @@ bool build_tables(const BuildOptions& options, Tablebase<R>& tables, const std::
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     for (int s = 0; s < builder.slice_count(); ++s) {
       PackedValues values = builder.values(s);
+      std::vector<std::uint8_t> distances = builder.distances(s);
       const nlohmann::json metadata = {{"built", utc_timestamp_now()}, {"seconds", seconds}, {"builder", "dama egtb build"}};
       write_file_atomically(table_path(options.dir, builder.material(s)),
-                            render_table_file(identity_of<R>(builder.material(s)), values, metadata));
+                            render_table_file(identity_of<R>(builder.material(s)), values, distances, metadata));
       const WdlCounts counts = values.counts();
       const std::uint64_t positions = values.positions();
-      tables.add(builder.material(s), std::move(values));
+      tables.add(builder.material(s), std::move(values), std::move(distances));
       if (on_slice) on_slice({builder.material(s), positions, counts, seconds / builder.slice_count(), false});
     }
     if (stop && stop()) return false;

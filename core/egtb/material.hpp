@@ -26,6 +26,10 @@ inline const char* wdl_name(Wdl v) {
     default: return "unknown";
   }
 }
+// Distances (plies to a capture, a crowning or the end of the game) are
+// stored in a byte; this one stands for itself or more.
+inline constexpr int kFarDistance = 255;
+
 // The value for the other side.
 constexpr Wdl negate(Wdl v) { return v == Wdl::Win ? Wdl::Loss : v == Wdl::Loss ? Wdl::Win : v; }
 

@@ -12,6 +12,8 @@ constexpr std::string_view kFormat = "dama-egtb-wdl";
 constexpr std::size_t kPrefixBytes = 8 + 4 + 4;
 constexpr std::size_t kChecksumBytes = 8;
 constexpr const char* kEncoding = "2 bits a position, lowest first: 0 hole, 1 win, 2 loss, 3 draw (side to move)";
+constexpr const char* kDistanceEncoding =
+    "a byte a position after the values: plies to a capture, a crowning or the end under best play (255: or more)";
 
 [[noreturn]] void refuse(const std::string& origin, const std::string& field, const std::string& problem) {
   throw Error(origin + ": " + field + ": " + problem);
@@ -32,7 +34,9 @@ WdlCounts PackedValues::counts() const {
   return c;
 }
 
-std::string render_table_file(const TableIdentity& id, const PackedValues& values, const nlohmann::json& metadata) {
+std::string render_table_file(const TableIdentity& id, const PackedValues& values,
+                              const std::vector<std::uint8_t>& distances, const nlohmann::json& metadata) {
+  if (distances.size() != values.positions()) throw Error("endgame table: distances and values differ in length");
   const WdlCounts c = values.counts();
   const nlohmann::json header = {{"format", kFormat},
                                  {"version", kVersion},
@@ -42,6 +46,7 @@ std::string render_table_file(const TableIdentity& id, const PackedValues& value
                                  {"material_text", id.material.describe()},
                                  {"positions", values.positions()},
                                  {"encoding", kEncoding},
+                                 {"distances", kDistanceEncoding},
                                  {"counters", "ignored: the 80-ply and tournament draw counts do not enter the values"},
                                  {"counts", {{"wins", c.wins}, {"draws", c.draws}, {"losses", c.losses}}},
                                  {"metadata", metadata.is_object() ? metadata : nlohmann::json::object()}};
@@ -51,6 +56,7 @@ std::string render_table_file(const TableIdentity& id, const PackedValues& value
   append_le<std::uint32_t>(out, static_cast<std::uint32_t>(text.size()));
   out += text;
   out.append(reinterpret_cast<const char*>(values.bytes().data()), values.bytes().size());
+  out.append(reinterpret_cast<const char*>(distances.data()), distances.size());
   append_le<std::uint64_t>(out, fnv1a(out));
   return out;
 }
@@ -73,8 +79,8 @@ nlohmann::json table_file_header(std::string_view bytes, const std::string& orig
   return doc;
 }
 
-PackedValues parse_table_file(std::string_view bytes, const std::string& origin, const TableIdentity& expected,
-                              std::uint64_t expected_positions) {
+TableContents parse_table_file(std::string_view bytes, const std::string& origin, const TableIdentity& expected,
+                               std::uint64_t expected_positions) {
   const nlohmann::json doc = table_file_header(bytes, origin);
   const auto text_field = [&](const char* name) -> std::string {
     const auto it = doc.find(name);
@@ -93,15 +99,16 @@ PackedValues parse_table_file(std::string_view bytes, const std::string& origin,
     refuse(origin, "\"positions\"", "expected " + std::to_string(expected_positions) + " for this slice's index");
   const std::size_t payload_at = kPrefixBytes + read_le<std::uint32_t>(bytes, 12);
   const std::size_t value_bytes = (expected_positions + 3) / 4;
-  const std::size_t expected_size = payload_at + value_bytes + kChecksumBytes;
+  const std::size_t expected_size = payload_at + value_bytes + expected_positions + kChecksumBytes;
   if (bytes.size() != expected_size)
     refuse(origin, "size", "the file has " + std::to_string(bytes.size()) + " bytes, its header promises " +
                                std::to_string(expected_size) + (bytes.size() < expected_size ? " (truncated)" : ""));
   if (read_le<std::uint64_t>(bytes, bytes.size() - kChecksumBytes) != fnv1a(bytes.substr(0, bytes.size() - kChecksumBytes)))
     refuse(origin, "checksum", "does not match the contents (the file is corrupt)");
-  std::vector<std::uint8_t> values(value_bytes);
-  for (std::size_t i = 0; i < value_bytes; ++i) values[i] = static_cast<std::uint8_t>(bytes[payload_at + i]);
-  return PackedValues(expected_positions, std::move(values));
+  const auto* payload = reinterpret_cast<const std::uint8_t*>(bytes.data()) + payload_at;
+  TableContents contents{PackedValues(expected_positions, std::vector<std::uint8_t>(payload, payload + value_bytes)),
+                         std::vector<std::uint8_t>(payload + value_bytes, payload + value_bytes + expected_positions)};
+  return contents;
 }
 
 std::string table_path(const std::string& dir, const Material& m) { return dir + "/" + m.code() + ".wdl"; }

@@ -10,6 +10,9 @@
 //   values            ceil(positions / 4) bytes: 2 bits a position, the
 //                     lowest bits first: 0 no position (a hole of the
 //                     index), 1 win, 2 loss, 3 draw, for the side to move
+//   distances         positions bytes: for a win or a loss, the plies to a
+//                     capture, a crowning or the end of the game under best
+//                     play (255: that many or more); 0 for draws and holes
 //   checksum          uint64, FNV-1a of every byte before it
 //
 // The loader refuses a file for other rules or another slice, a truncated
@@ -61,11 +64,17 @@ struct TableIdentity {
   Material material;
 };
 
-std::string render_table_file(const TableIdentity& id, const PackedValues& values, const nlohmann::json& metadata);
+std::string render_table_file(const TableIdentity& id, const PackedValues& values,
+                              const std::vector<std::uint8_t>& distances, const nlohmann::json& metadata);
+
+struct TableContents {
+  PackedValues values;
+  std::vector<std::uint8_t> distances;
+};
 
 // Reads a slice; throws dama::Error "<origin>: <field>: <problem>".
-PackedValues parse_table_file(std::string_view bytes, const std::string& origin, const TableIdentity& expected,
-                              std::uint64_t expected_positions);
+TableContents parse_table_file(std::string_view bytes, const std::string& origin, const TableIdentity& expected,
+                               std::uint64_t expected_positions);
 
 // The header, checked for framing only (for `dama egtb info`).
 nlohmann::json table_file_header(std::string_view bytes, const std::string& origin);

@@ -43,6 +43,7 @@ class Tablebase {
   struct Slice {
     Index index;
     PackedValues values;
+    std::vector<std::uint8_t> distances;
   };
 
   // Every slice file of `dir` (DIR/<code>.wdl), each checked; throws
@@ -65,11 +66,12 @@ class Tablebase {
   void load_slice(const std::string& dir, const Material& m) {
     const std::string path = table_path(dir, m);
     Index index(m);
-    add(m, parse_table_file(read_whole_file(path), path, identity_of<R>(m), index.size()));
+    TableContents contents = parse_table_file(read_whole_file(path), path, identity_of<R>(m), index.size());
+    add(m, std::move(contents.values), std::move(contents.distances));
   }
 
-  void add(const Material& m, PackedValues values) {
-    slot(m) = std::make_unique<Slice>(Slice{Index(m), std::move(values)});
+  void add(const Material& m, PackedValues values, std::vector<std::uint8_t> distances) {
+    slot(m) = std::make_unique<Slice>(Slice{Index(m), std::move(values), std::move(distances)});
     largest_ = std::max(largest_, m.pieces());
     ++slices_;
   }
@@ -99,6 +101,23 @@ class Tablebase {
     return s->values.get(s->index.index(q));
   }
 
+  struct Entry {
+    Wdl value;
+    int distance;  // plies to a capture, a crowning or the end (see table_file.hpp)
+  };
+  // The value and the distance; nothing when no table holds the position.
+  std::optional<Entry> probe_entry(const Pos& p) const {
+    const auto own = p.of(p.side);
+    if (own == 0) return Entry{Wdl::Loss, 0};
+    if (own == p.occupied()) return Entry{Wdl::Win, 0};
+    if (popcount(p.occupied()) > largest_) return std::nullopt;
+    const Pos q = p.side == Color::White ? p : p.flipped();
+    const auto& s = slot(material_of(q));
+    if (!s) return std::nullopt;
+    const std::uint64_t i = s->index.index(q);
+    return Entry{s->values.get(i), s->distances[i]};
+  }
+
  private:
   static std::size_t slot_of(const Material& m) {
     constexpr std::size_t k = kMaxTablePieces + 1;
@@ -114,16 +133,24 @@ class Tablebase {
   int slices_ = 0;
 };
 
-// The move the tables choose in p (all of whose successors they hold): one
-// that keeps the best value for the side to move; among those, the capture
-// of the most pieces, then a crowning -- progress the tables' win/draw/loss
-// cannot see.  Returns an index into `moves` (not empty).
+// The move the tables choose in p (all of whose successors they hold).  In a
+// won position: a capture or crowning that keeps the win, else the winning
+// move nearest to one (the distance: win/draw/loss alone cannot show
+// progress, and a king ending can be walked round for ever); in a lost
+// one, the move that delays the loss longest; in a drawn one, a drawing
+// move, captures first.  Returns an index into `moves` (not empty).
 template <RuleSet R>
 int best_move(const Tablebase<R>& tables, const Position<BoardFor<R>>& p, const MoveList<BoardFor<R>>& moves) {
-  const auto rank = [&](const Move<BoardFor<R>>& m) {
-    const auto v = tables.probe(p.after(m));
-    const int value = !v ? 0 : *v == Wdl::Loss ? 3 : *v == Wdl::Draw ? 2 : 1;
-    return value * 1000 + popcount(m.captured) * 10 + (m.promotes ? 1 : 0);
+  const auto rank = [&](const Move<BoardFor<R>>& m) -> long {
+    const auto child = tables.probe_entry(p.after(m));
+    if (!child) return -1000000;
+    const bool converts = m.is_capture() || m.promotes;
+    const int distance = converts ? 0 : child->distance;
+    switch (child->value) {
+      case Wdl::Loss: return 300000 - distance;  // our win: sooner is better
+      case Wdl::Draw: return 200000 + (converts ? 1 : 0);
+      default: return 100000 + distance;          // our loss: later is better
+    }
   };
   int best = 0;
   for (int i = 1; i < moves.size(); ++i)
