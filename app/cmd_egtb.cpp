@@ -34,12 +34,12 @@ int thread_count(int requested) {
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-void print_slice_line(const egtb::SliceReport& r) {
+void print_slice_line(const egtb::SliceReport& r, const char* note) {
   std::printf("%s  %-32s %12llu positions  win %11llu  draw %11llu  loss %11llu  %s\n", r.material.code().c_str(),
               r.material.describe().c_str(), static_cast<unsigned long long>(r.positions),
               static_cast<unsigned long long>(r.counts.wins), static_cast<unsigned long long>(r.counts.draws),
               static_cast<unsigned long long>(r.counts.losses),
-              r.reused ? "(read from an earlier run)" : (std::to_string(r.seconds).substr(0, 6) + " s").c_str());
+              note);
   std::fflush(stdout);
 }
 
@@ -51,7 +51,10 @@ void build(const EgtbOptions& o, const ResolvedGame& game) {
   const auto start = std::chrono::steady_clock::now();
   std::printf("building %s tables to %d pieces in %s, %d threads (values for the side to move)\n",
               egtb::rules_name(R).c_str(), o.pieces, dir.c_str(), thread_count(o.threads));
-  const bool done = egtb::build_tables<R>({dir, o.pieces, thread_count(o.threads)}, tables, print_slice_line,
+  const auto report = [](const egtb::SliceReport& r) {
+    print_slice_line(r, r.reused ? "(read from an earlier run)" : (std::to_string(r.seconds).substr(0, 6) + " s").c_str());
+  };
+  const bool done = egtb::build_tables<R>({dir, o.pieces, thread_count(o.threads)}, tables, report,
                                           [&] { return stop.requested(); });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!done) {
@@ -95,7 +98,7 @@ void info(const EgtbOptions& o, const ResolvedGame& game) {
       if (m.pieces() != n || !tables.has(m)) continue;
       const auto* s = tables.slice(m);
       const auto c = s->values.counts();
-      print_slice_line({m, s->index.size(), c, 0, true});
+      print_slice_line({m, s->index.size(), c, 0, true}, "");
       sum.wins += c.wins, sum.draws += c.draws, sum.losses += c.losses;
       bytes += std::filesystem::file_size(egtb::table_path(dir, m));
     }
