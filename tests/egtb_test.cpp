@@ -13,6 +13,7 @@
 #include "egtb/builder.hpp"
 #include "egtb/verify.hpp"
 #include "fen.hpp"
+#include "referee.hpp"
 #include "search.hpp"
 #include "test_support.hpp"
 
@@ -266,11 +267,39 @@ TEST_F(RussianTables, SearchScoresATableWinAndCountsTheHits) {
   EXPECT_TRUE(is_table_win_or_loss(result.score)) << result.score;
   EXPECT_GT(result.score, 0);
   EXPECT_GT(result.table_hits, 0u);
-  EXPECT_EQ(*tables_->probe(parse_fen<Board8>("W:WK30,K31,K32:BK1").after(*result.best_move)), Wdl::Loss);
+  // The root is played from the tables: the move nearest the conversion.
+  const auto root = parse_fen<Board8>("W:WK30,K31,K32:BK1");
+  const auto child = tables_->probe_entry(root.after(*result.best_move));
+  EXPECT_EQ(child->value, Wdl::Loss);
+  EXPECT_EQ(child->distance + 1, tables_->probe_entry(root)->distance);
   Searcher<kRussian, WeightsEvaluator<kRussian>> without(WeightsEvaluator<kRussian>{&weights}, 1);
   const auto plain = without.search(parse_fen<Board8>("W:WK30,K31,K32:BK1"), limits);
   EXPECT_FALSE(is_table_win_or_loss(plain.score));
   EXPECT_EQ(plain.table_hits, 0u);
+}
+
+// Self-play's referee: a game that reaches the tables ends there, with
+// their result and the reason "tablebase".
+TEST_F(RussianTables, RefereeEndsAGameInTheTablesWithTheirResult) {
+  const Weights weights = default_weights(find_variant("russian"));
+  PlayerSettings player{&weights, {}};
+  player.limits.depth = 4;
+  for (const char* fen : {"B:WK30,K31,K32:BK1", "W:WK29:BK4", "W:W22:B18", "W:W21,22,K32:B17,1"}) {
+    Referee<kRussian> referee(player, player, 1);
+    referee.set_tables(tables_, true);
+    Game<kRussian> game(parse_fen<Board8>(fen), DrawRules::Default);
+    GameRng rng(1);
+    const auto played = referee.play(game, Adjudication{}, EarlyRandomness{}, rng);
+    EXPECT_EQ(played.result.reason, "tablebase") << fen;
+    const auto& end = game.position();
+    const Wdl value = *tables_->probe(end);
+    const Outcome expected = value == Wdl::Draw ? Outcome::Draw
+                             : (end.side == Color::White) == (value == Wdl::Win) ? Outcome::FirstPlayerWins
+                                                                                  : Outcome::SecondPlayerWins;
+    EXPECT_EQ(played.result.outcome, expected) << fen;
+    if (popcount(parse_fen<Board8>(fen).occupied()) <= 4) EXPECT_EQ(game.plies(), 0) << fen;
+    else EXPECT_GT(game.plies(), 0) << fen;  // five pieces: a3xc5 is forced and brings it into the tables
+  }
 }
 
 TEST_F(RussianTables, ResumedBuildRebuildsOnlyTheMissingSlice) {
