@@ -90,15 +90,9 @@ class Tablebase {
   // The value for the side to move, the draw counters ignored; nothing when
   // no table holds the position.
   std::optional<Wdl> probe(const Pos& p) const {
-    const auto own = p.of(p.side);
-    if (own == 0) return Wdl::Loss;  // no piece, no move
-    if (own == p.occupied()) return Wdl::Win;
-    if (popcount(p.occupied()) > largest_) return std::nullopt;
-    const Pos q = p.side == Color::White ? p : p.flipped();
-    const Material m = material_of(q);
-    const auto& s = slot(m);
-    if (!s) return std::nullopt;
-    return s->values.get(s->index.index(q));
+    const auto e = probe_entry(p);
+    if (!e) return std::nullopt;
+    return e->value;
   }
 
   struct Entry {
@@ -153,8 +147,9 @@ int best_move(const Tablebase<R>& tables, const Position<BoardFor<R>>& p, const 
     }
   };
   int best = 0;
+  long best_rank = rank(moves[0]);
   for (int i = 1; i < moves.size(); ++i)
-    if (rank(moves[i]) > rank(moves[best])) best = i;
+    if (const long r = rank(moves[i]); r > best_rank) best = i, best_rank = r;
   return best;
 }
 
