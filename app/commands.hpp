@@ -21,6 +21,7 @@ void register_pipeline(CLI::App& app);
 void register_compare(CLI::App& app);
 void register_weights(CLI::App& app);
 void register_egtb(CLI::App& app);
+void register_dxp(CLI::App& app);
 
 // Thrown to end the program with this exit code after a message already printed
 // (an interrupted job: 130).

@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   dama::cli::register_eval(app);
   dama::cli::register_weights(app);
   dama::cli::register_egtb(app);
+  dama::cli::register_dxp(app);
   dama::cli::register_search(app);
   dama::cli::register_bench(app);
   dama::cli::register_hub(app);

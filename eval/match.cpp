@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "dxp/dxp_board.hpp"
+#include "dxp_peer.hpp"
 #include "fen.hpp"
 #include "hub_engine.hpp"
 #include "hub_protocol.hpp"
@@ -60,6 +62,8 @@ JournalIdentity identity_of(const MatchSettings& s, const Players& p, const std:
   return id;
 }
 
+constexpr std::string_view kEndedByDxpEngine = "ended by the DXP engine";
+
 template <RuleSet R>
 class MatchGames {
  public:
@@ -78,17 +82,24 @@ class MatchGames {
  private:
   // What a Side did with its turn.
   struct Turn {
-    std::optional<Move<Board>> move;  // nothing: cancelled, or flagged
-    bool flagged = false;             // its clock ran out on this move
+    std::optional<Move<Board>> move;   // nothing: cancelled, flagged or ended
+    bool flagged = false;              // its clock ran out on this move
+    std::optional<GameResult> ended;   // a DXP engine ended the game instead of moving
   };
 
-  // One player in a game outside the Referee: one of our engines or a Hub
-  // engine, with its game clock when it plays under one.
+  // One player in a game outside the Referee: one of our engines, a Hub
+  // engine or a DXP engine, with its game clock when it plays under one.
   class Side {
    public:
     Side(const MatchGames& match, const PlayerSpec& spec, const Weights& weights, const std::atomic<bool>* cancel)
         : limits_(match.settings_for(spec, weights, cancel).limits), clock_(spec.clock), cancel_(cancel) {
       command_ = spec.hub_command;
+      if (!spec.dxp_address.empty()) {
+        command_ = "dxp:" + spec.dxp_address;
+        dxp_ = std::make_unique<DxpPeer>(
+            DxpLink::connect(parse_endpoint(spec.dxp_address, "dxp engine", false), 10000), "dama match");
+        return;
+      }
       if (spec.hub_command.empty()) {
         engine_.emplace(WeightsEvaluator<R>{&weights}, match.settings_.tt_megabytes, spec.threads);
         return;
@@ -101,11 +112,14 @@ class MatchGames {
                    : "move-time=" + std::to_string(static_cast<double>(spec.limits.movetime_ms) / 1000);
     }
 
-    void new_game() {
+    void new_game(const Game<R>& game, Color own) {
       if (engine_)
         engine_->clear();
-      else
+      else if (hub_)
         hub_->new_game();
+      else
+        request_dxp_game(game, own);
+      own_ = own;
       moves_made_ = 0;
       use_ = {};
       if (clock_) remaining_ = use_.budget_seconds = clock_->base_seconds;
@@ -117,18 +131,75 @@ class MatchGames {
       if (clock_) wind_clock();
       const auto started = std::chrono::steady_clock::now();
       Turn turn;
-      turn.move = engine_ ? search(game) : ask_hub(game);
+      if (dxp_)
+        turn = ask_dxp(game);
+      else
+        turn.move = engine_ ? search(game) : ask_hub(game);
       const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       ++moves_made_;
       if (clock_ && turn.move) {
         use_.used_seconds += took;
         remaining_ -= took;
-        if (remaining_ < 0) turn = Turn{std::nullopt, true};
+        if (remaining_ < 0) turn = Turn{std::nullopt, true, std::nullopt};
       }
       return turn;
     }
 
+    // A DXP engine learns the game's last move and its end (the side to
+    // move sends the first GAMEEND; dama does when the engine plays on).
+    void end_game(const Game<R>& game, const GameResult& result) {
+      if (!dxp_ || result.reason == kEndedByDxpEngine) return;  // it has had its confirmation
+      tell_dxp(game);
+      if (game.position().side == own_ && result.reason != kLostOnTime) {
+        const auto turn = dxp_->await_turn(60000, cancel_);
+        if (!turn || turn->end) return;
+      }
+      dxp_->end_game(end_reason_for(result.outcome, own_), false);
+    }
+
    private:
+    void request_dxp_game(const Game<R>& game, Color own) {
+      if constexpr (dxp::kSpeaksDxp<Board>) {
+        dxp::GameRequest request;
+        request.initiator_name = "dama match";
+        request.follower_color = own;
+        request.minutes = static_cast<int>(clock_->base_seconds / 60);
+        if (game.position() != Position<Board>::start(Color::White)) {
+          request.squares = dxp::format_squares(game.position());
+          request.to_move = game.position().side;
+        }
+        dxp_->request_game(request);
+        told_plies_ = game.plies();
+      }
+    }
+
+    // Sends the moves the engine has not seen (the opponent's last).
+    void tell_dxp(const Game<R>& game) {
+      if constexpr (dxp::kSpeaksDxp<Board>)
+        for (; told_plies_ < game.plies(); ++told_plies_)
+          dxp_->send_move(dxp::to_message(game.moves()[static_cast<std::size_t>(told_plies_)], 0));
+    }
+
+    Turn ask_dxp(const Game<R>& game) {
+      Turn out;
+      if constexpr (dxp::kSpeaksDxp<Board>) {
+        tell_dxp(game);
+        const auto turn = dxp_->await_turn(static_cast<std::int64_t>(remaining_ * 1000) + 60000, cancel_);
+        if (!turn) return out;
+        if (turn->end) {
+          out.ended = GameResult{outcome_of_peer_end(turn->end->reason, own_), std::string(kEndedByDxpEngine)};
+          return out;
+        }
+        try {
+          out.move = dxp::find_move<R>(game.position(), *turn->move);
+        } catch (const Error& e) {
+          throw Error("DXP engine '" + command_ + "' played a move dama cannot accept: " + e.what());
+        }
+        ++told_plies_;
+      }
+      return out;
+    }
+
     // Before every move the increment, and the next control's base when one begins.
     void wind_clock() {
       double added = clock_->increment_seconds;
@@ -172,7 +243,10 @@ class MatchGames {
     const std::atomic<bool>* cancel_;
     std::optional<ParallelSearcher<R, WeightsEvaluator<R>>> engine_;
     std::unique_ptr<HubEngine> hub_;
+    std::unique_ptr<DxpPeer> dxp_;
     std::string command_, level_;
+    Color own_ = Color::White;
+    int told_plies_ = 0;  // moves of the game the DXP engine knows
     int moves_made_ = 0;
     double remaining_ = 0;
     ClockUse use_;
@@ -182,7 +256,9 @@ class MatchGames {
    public:
     Worker(const MatchGames& match, const std::atomic<bool>* cancel) : match_(match), cancel_(cancel) {
       const MatchSettings& s = match.settings_;
-      const auto plain = [](const PlayerSpec& p) { return p.hub_command.empty() && !p.clock && p.threads == 1; };
+      const auto plain = [](const PlayerSpec& p) {
+        return p.hub_command.empty() && p.dxp_address.empty() && !p.clock && p.threads == 1;
+      };
       if (plain(s.a) && plain(s.b)) {
         a_first_.emplace(match.settings_for(s.a, match.players_.a_weights, cancel),
                          match.settings_for(s.b, match.players_.b_weights, cancel), s.tt_megabytes);
@@ -221,17 +297,26 @@ class MatchGames {
     // The Referee's loop for players it cannot hold, with their clocks:
     // the result, or nothing when cancelled.
     static std::optional<GameResult> play_sides(Game<R>& game, Side& first, Side& second) {
-      first.new_game();
-      second.new_game();
-      while (!game.over()) {
+      first.new_game(game, R.first_player);
+      second.new_game(game, ~R.first_player);
+      std::optional<GameResult> result;
+      while (!result && !game.over()) {
         const bool first_moves = game.position().side == R.first_player;
         const Turn turn = (first_moves ? first : second).choose(game);
         if (turn.flagged)
-          return GameResult{first_moves ? Outcome::SecondPlayerWins : Outcome::FirstPlayerWins, std::string(kLostOnTime)};
-        if (!turn.move) return std::nullopt;
-        game.play(*turn.move);
+          result = GameResult{first_moves ? Outcome::SecondPlayerWins : Outcome::FirstPlayerWins,
+                              std::string(kLostOnTime)};
+        else if (turn.ended)
+          result = turn.ended;
+        else if (!turn.move)
+          return std::nullopt;
+        else
+          game.play(*turn.move);
       }
-      return game.result();
+      if (!result) result = game.result();
+      first.end_game(game, *result);
+      second.end_game(game, *result);
+      return result;
     }
 
     const MatchGames& match_;

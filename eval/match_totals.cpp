@@ -3,6 +3,7 @@
 
 #include "error.hpp"
 #include "match.hpp"
+#include "variant.hpp"
 
 namespace dama::eval {
 
@@ -16,6 +17,14 @@ void check_match_settings(const MatchSettings& s) {
     throw Error("--max-imbalance: expected 0 or more, got " + std::to_string(s.openings.max_imbalance));
   if (s.sprt) check_sprt_settings(*s.sprt);
   if (s.tt_megabytes == 0) throw Error("--tt-mb: expected at least 1");
+  for (const auto* p : {&s.a, &s.b}) {
+    if (p->dxp_address.empty()) continue;
+    if (find_variant(s.variant).rules.board_size != 10 || s.no_forced_capture)
+      throw Error("--" + std::string(p == &s.a ? "a" : "b") + " '" + p->text +
+                  "': DXP is a protocol of the 10x10 board (variant international)");
+    if (s.concurrency != 1)
+      throw Error("--concurrency: a DXP engine plays one game at a time (it has one connection); use 1");
+  }
   if (s.resume && s.journal.empty())
     throw Error(
         "--resume needs the journal of the interrupted run: give the same --pgn-out (its journal is "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdint>
 #include <set>
@@ -86,6 +87,12 @@ PlayerSpec parse_player_spec(std::string_view text, std::string_view option) {
       throw Error(context + ": expected hub:PROGRAM [ARGUMENTS],depth=N, ,movetime=MS or ,tc=BASE+INC");
     if (start == text.size()) throw Error(context + ": no search limit: add ,depth=N, ,movetime=MS or ,tc=BASE+INC");
     ++start;
+  } else if (text.rfind("dxp:", 0) == 0) {
+    start = std::min(text.find(','), text.size());
+    spec.dxp_address = std::string(text.substr(4, start - 4));
+    if (spec.dxp_address.empty()) throw Error(context + ": expected dxp:HOST:PORT,tc=SECONDS");
+    if (start == text.size()) throw Error(context + ": no game clock: add ,tc=SECONDS (whole minutes, e.g. tc=300)");
+    ++start;
   }
   while (start <= text.size()) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
@@ -126,6 +133,14 @@ PlayerSpec parse_player_spec(std::string_view text, std::string_view option) {
     throw Error(context + ": a Hub engine takes depth, movetime or tc only (no nodes; its own weights and threads)");
   if (!spec.hub_command.empty() && limits > 1)
     throw Error(context + ": a Hub engine takes depth or movetime, not both");
+  if (!spec.dxp_address.empty()) {
+    // DXP's GAMEREQ gives each side whole minutes for the game, and nothing else.
+    const bool minutes = spec.clock && spec.clock->moves == 0 && spec.clock->increment_seconds == 0 &&
+                         spec.clock->base_seconds >= 60 && std::fmod(spec.clock->base_seconds, 60) == 0;
+    if (!minutes || seen.size() != 1)
+      throw Error(context + ": a DXP engine takes tc=SECONDS only, whole minutes with no increment (e.g. tc=300): "
+                            "that is all DXP can tell it");
+  }
   if (limits == 0 && !spec.clock)
     throw Error(context + ": no search limit: give depth=N, nodes=N, movetime=MS or tc=BASE+INC");
   return spec;

@@ -10,6 +10,8 @@
 //                                            its threads as its own parameter (dama hub --param threads=2)
 //   hub:/usr/bin/scan hub,movetime=100      an external Hub engine (program
 //                                            and arguments up to the first comma)
+//   dxp:127.0.0.1:27531,tc=300              a DXP engine listening there (10x10); DXP
+//                                            gives it whole minutes for the game, so tc= only
 // At least one limit (depth, nodes, movetime, tc) is required -- a search
 // with none would never end -- and depth, nodes and movetime may be combined
 // (the first reached ends the search); tc stands alone.  A weights path
@@ -41,6 +43,7 @@ struct PlayerSpec {
   std::optional<TimeControl> clock;
   int threads = 1;           // search threads of our engine
   std::string hub_command;   // not empty: an external Hub engine, run with this command
+  std::string dxp_address;   // not empty: a DXP engine listening at HOST:PORT (10x10 only)
 };
 
 // Throws dama::Error naming `option` (e.g. "--a"), the spec and the field at fault.

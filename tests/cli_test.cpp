@@ -8,10 +8,13 @@
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <set>
 #include <sstream>
 #include <thread>
 
+#include "pdn/pdn_reader.hpp"
 #include "run_dama.hpp"
 #include "test_support.hpp"
 
@@ -223,7 +226,18 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"DepthNotANumber", {"perft", "--depth", "three"}, "--depth"},
         BadInput{"UnknownSubcommand", {"frobnicate"}, "subcommand"},
         BadInput{"NoSubcommand", {}, "subcommand"},
-        BadInput{"UnknownOption", {"moves", "--colour", "red"}, "--colour"}),
+        BadInput{"UnknownOption", {"moves", "--colour", "red"}, "--colour"},
+        BadInput{"DxpOn8x8", {"dxp", "--variant", "russian", "--listen", "0"}, "10x10"},
+        BadInput{"DxpWithoutAnEndpoint", {"dxp"}, "one of --listen and --connect"},
+        BadInput{"DxpBadPort", {"dxp", "--connect", "localhost:70000"}, "the port must be a number"},
+        BadInput{"DxpPlayerOn8x8", {"match", "--variant", "russian", "--a", "depth=1", "--b", "dxp:127.0.0.1:1,tc=60"},
+                 "10x10"},
+        BadInput{"DxpPlayerWithAnIncrement",
+                 {"match", "--variant", "international", "--a", "depth=1", "--b", "dxp:127.0.0.1:1,tc=60+1"},
+                 "whole minutes"},
+        BadInput{"DxpPlayerTwoAtATime",
+                 {"match", "--variant", "international", "--a", "depth=1", "--b", "dxp:127.0.0.1:1,tc=60", "-t", "2"},
+                 "one game at a time"}),
     [](const ::testing::TestParamInfo<BadInput>& param_info) { return param_info.param.name; });
 
 // Arbitrary bytes as a FEN or as moves: an answer or a clean error, quickly.
@@ -330,6 +344,84 @@ TEST(Cli, EgtbBuildKilledResumesWithTheSlicesItFinished) {
   EXPECT_EQ(files(), 41);
   EXPECT_EQ(run_dama({"egtb", "verify", "--variant", "russian", "--egtb", dir}).exit_code, 0);
   std::filesystem::remove_all(dir);
+}
+
+// A port nobody listens on at the moment (the kernel's choice, released).
+int free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
+    ADD_FAILURE() << "no free port";
+  ::close(fd);
+  return ntohs(a.sin_port);
+}
+
+// Two dama processes play whole games over DXP on the loopback: one listens
+// and follows, the other connects and initiates; the games they write agree
+// and replay through dama's PDN reader.
+TEST(Cli, DxpPlaysFullGamesBetweenTwoDamaProcesses) {
+  const std::string endpoint = "127.0.0.1:" + std::to_string(free_port());
+  const std::string pdn = ::testing::TempDir() + "dama_dxp_" + std::to_string(::getpid()) + ".pdn";
+  std::filesystem::remove(pdn);
+  Outcome follower;
+  std::thread serving([&] {
+    follower = run_dama({"dxp", "--listen", endpoint, "--once", "--depth", "2", "--name", "follower"},
+                        std::chrono::seconds(120));
+  });
+  const Outcome initiator = run_dama({"dxp", "--connect", endpoint, "--games", "2", "--depth", "3", "--minutes", "1",
+                                      "--pdn-out", pdn, "--name", "initiator"},
+                                     std::chrono::seconds(120));
+  serving.join();
+  ASSERT_EQ(initiator.exit_code, 0) << initiator;
+  ASSERT_EQ(follower.exit_code, 0) << follower;
+  EXPECT_THAT(follower.out, HasSubstr("game 1 against initiator, dama black"));
+  EXPECT_THAT(follower.out, HasSubstr("game 2 against initiator, dama white"));
+  // What one side won the other lost.
+  const auto totals = [](const Outcome& r) {
+    const auto lines = r.out_lines();
+    return lines.empty() ? std::string() : lines.back();
+  };
+  int iw = -1, il = -1, id = -1, fw = -1, fl = -1, fd = -1;
+  ASSERT_EQ(std::sscanf(totals(initiator).c_str(), "dxp: 2 games, dama won %d, lost %d, drew %d", &iw, &il, &id), 3)
+      << initiator;
+  ASSERT_EQ(std::sscanf(totals(follower).c_str(), "dxp: 2 games, dama won %d, lost %d, drew %d", &fw, &fl, &fd), 3)
+      << follower;
+  EXPECT_EQ(iw, fl);
+  EXPECT_EQ(il, fw);
+  EXPECT_EQ(id, fd);
+  std::ifstream in(pdn);
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto games = split_pdn_games(text.str(), pdn);
+  ASSERT_EQ(games.size(), 2u);
+  for (const auto& g : games) {
+    const auto replayed = replay_pdn_game<test::variant_rules("international")>(g, pdn_game_variant(g, nullptr, pdn), pdn);
+    EXPECT_NE(replayed.result, "*");
+    EXPECT_GT(replayed.moves.size(), 10u);
+  }
+  std::filesystem::remove(pdn);
+}
+
+// dama match plays a DXP engine as a player (here another dama, listening).
+TEST(Cli, MatchPlaysADxpEngine) {
+  const std::string endpoint = "127.0.0.1:" + std::to_string(free_port());
+  Outcome follower;
+  std::thread serving([&] {
+    follower = run_dama({"dxp", "--listen", endpoint, "--once", "--depth", "1"}, std::chrono::seconds(120));
+  });
+  const Outcome match = run_dama({"match", "--variant", "international", "--a", "depth=2", "--b",
+                                  "dxp:" + endpoint + ",tc=60", "--games", "2", "--random-plies", "4"},
+                                 std::chrono::seconds(120));
+  serving.join();
+  ASSERT_EQ(match.exit_code, 0) << match;
+  EXPECT_THAT(match.out, HasSubstr("games        2 of 2"));
+  EXPECT_EQ(follower.exit_code, 0) << follower;
+  EXPECT_THAT(follower.out, HasSubstr("game 2: "));
+  EXPECT_THAT(follower.out, HasSubstr("dxp: 2 games"));
 }
 
 }  // namespace

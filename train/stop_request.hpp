@@ -3,6 +3,8 @@
 // the program at once, the default action.
 #pragma once
 
+#include <atomic>
+
 namespace dama::train {
 
 class StopRequest {
@@ -15,6 +17,7 @@ class StopRequest {
 
   bool requested() const;
   int signal_number() const;  // the signal that asked, 0 if none
+  const std::atomic<bool>* flag() const;  // true once asked: for loops and searches that poll a flag
 
  private:
   void (*previous_interrupt_)(int);
