@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "dataset_io.hpp"
 #include "pdn/pdn.hpp"
+#include "pdn_import.hpp"
 #include "replay.hpp"
 
 namespace dama::cli {
@@ -121,6 +122,18 @@ void export_pdn(const std::string& path, const std::string& out) {
   std::cout << "wrote " << out << ": " << count << " games\n";
 }
 
+void print_import_report(const PdnImportSettings& s, const PdnImportReport& r) {
+  std::printf("%s: %llu games (%llu positions) imported of %llu read from %zu file%s\n", s.out.c_str(),
+              static_cast<unsigned long long>(r.games_imported), static_cast<unsigned long long>(r.positions),
+              static_cast<unsigned long long>(r.games_read), s.files.size(), s.files.size() == 1 ? "" : "s");
+  if (r.games_cut > 0)
+    std::printf("%llu games went on after dama's draw rules end them: kept up to that point, with their recorded result\n",
+                static_cast<unsigned long long>(r.games_cut));
+  if (r.games_skipped == 0) return;
+  std::printf("%llu games skipped; the first reasons:\n", static_cast<unsigned long long>(r.games_skipped));
+  for (const auto& reason : r.first_skip_reasons) std::printf("  %s\n", reason.c_str());
+}
+
 }  // namespace
 
 void register_data(CLI::App& app) {
@@ -147,6 +160,16 @@ void register_data(CLI::App& app) {
   export_cmd->add_option("file", *export_in, "dataset file (.h5)")->required();
   export_cmd->add_option("-o,--out", *export_out, "PDN file to write")->required();
   export_cmd->callback([export_in, export_out] { export_pdn(*export_in, *export_out); });
+
+  auto import = std::make_shared<PdnImportSettings>();
+  CLI::App* import_cmd = data->add_subcommand(
+      "import-pdn", "games of a PDN collection into a dataset (positions without search scores), for the tuner");
+  import_cmd->add_option("files", import->files, "PDN files")->required();
+  import_cmd->add_option("-o,--out", import->out, "dataset file to write (.h5)")->required();
+  import_cmd->add_option("-v,--variant", import->variant, "the games' variant (a game tagged with another GameType is skipped)")
+      ->required();
+  import_cmd->add_flag("--no-forced-capture", import->no_forced_capture, "house rule: capturing is not compulsory (8x8)");
+  import_cmd->callback([import] { print_import_report(*import, import_pdn(*import)); });
 }
 
 }  // namespace dama::cli

@@ -21,14 +21,19 @@ namespace dama {
 
 inline constexpr int kDatasetSchemaVersion = 1;
 
+// PositionRow::score of a position no search scored (games imported from
+// PDN): the tuner fits such rows to the game result alone, whatever lambda.
+inline constexpr std::int16_t kNoSearchScore = INT16_MIN;
+
 struct PositionRow {
   std::uint64_t own_men = 0, own_kings = 0, opp_men = 0, opp_kings = 0;  // bit s-1 = square s
   std::uint8_t side_to_move = 0;  // the real colour: 0 white, 1 black
   std::uint16_t ply = 0;          // plies played before this position (0 = the start)
   std::uint16_t quiet_plies = 0;  // plies since the last capture or crowning
   std::uint64_t game_id = 0;
-  std::int16_t score = 0;         // the search score, side to move's view, centi-men (wins: +-(30000 - n))
-  std::string best_move;          // the move the search chose, numeric PDN from and to: "22-18", "22x13"
+  std::int16_t score = 0;         // the search score, side to move's view, centi-men (wins: +-(30000 - n));
+                                  // kNoSearchScore: none (an imported game)
+  std::string best_move;          // the move played (the search's choice in self-play), numeric PDN from and to: "22-18", "22x13"
   std::uint64_t best_captured = 0;  // its captured squares, bit s-1 = square s
   std::int8_t result = 0;         // the game's result for the side to move: +1 win, 0 draw, -1 loss
 };

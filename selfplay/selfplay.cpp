@@ -12,6 +12,7 @@
 #include "dataset.hpp"
 #include "fen.hpp"
 #include "game.hpp"
+#include "game_record.hpp"
 #include "notation.hpp"
 #include "openings.hpp"
 #include "part_store.hpp"
@@ -78,19 +79,6 @@ JobSetup resolve(const SelfplayConfig& given) {
   return s;
 }
 
-template <class Board>
-std::uint64_t square_mask(typename Board::Bitboard b) {
-  std::uint64_t mask = 0;
-  for_each_bit(b, [&](int bit) { mask |= std::uint64_t{1} << (Board::kSquareOfBit[bit] - 1); });
-  return mask;
-}
-
-template <class Board>
-std::string short_numeric(const Move<Board>& m) {
-  return std::to_string(Board::kSquareOfBit[m.from]) + (m.is_capture() ? "x" : "-") +
-         std::to_string(Board::kSquareOfBit[m.to]);
-}
-
 // One game, start to finish: a pure function of (setup, game index).
 template <RuleSet R>
 GameRecord play_game(const JobSetup& s, Referee<R>& referee, std::uint64_t index) {
@@ -111,37 +99,8 @@ GameRecord play_game(const JobSetup& s, Referee<R>& referee, std::uint64_t index
   const EarlyRandomness randomness{static_cast<int>(c.random_plies), static_cast<Score>(c.random_margin)};
   const PlayedGame<Board> played = referee.play(game, adjudication, randomness, rng);
 
-  GameRecord record;
-  GameRow& row = record.game;
-  row.game_id = index;
-  row.start_fen = to_fen(game.positions().front());
-  row.opening_plies = static_cast<std::uint16_t>(opening_plies);
-  row.opening = to_fen(game.positions()[static_cast<std::size_t>(opening_plies)]);
-  const Outcome outcome = played.result.outcome;
-  row.result = outcome == Outcome::FirstPlayerWins ? 1 : outcome == Outcome::SecondPlayerWins ? -1 : 0;
-  row.result_text = std::string(played.result.text());
-  row.reason = played.result.reason;
-  row.length = static_cast<std::uint16_t>(game.plies());
-  row.seed = seed;
-
-  for (int ply = 0; ply < game.plies(); ++ply) {
-    const auto& m = game.moves()[static_cast<std::size_t>(ply)];
-    record.moves.push_back({index, static_cast<std::uint16_t>(ply), short_numeric(m), square_mask<Board>(m.captured)});
-    if (ply < opening_plies || ply < c.record_from_ply) continue;
-    const auto& p = game.positions()[static_cast<std::size_t>(ply)];
-    if (c.record_quiet_only && MoveGenerator<R>::has_capture(p)) continue;
-    PositionRow pr = side_relative_row(p);
-    pr.ply = static_cast<std::uint16_t>(ply);
-    pr.quiet_plies = static_cast<std::uint16_t>(game.counters_at(ply).quiet_plies);
-    pr.game_id = index;
-    pr.score = static_cast<std::int16_t>(played.scores[static_cast<std::size_t>(ply - opening_plies)]);
-    pr.best_move = short_numeric(m);
-    pr.best_captured = square_mask<Board>(m.captured);
-    const int first_view = row.result;
-    pr.result = static_cast<std::int8_t>(p.side == R.first_player ? first_view : -first_view);
-    record.positions.push_back(std::move(pr));
-  }
-  return record;
+  const RecordFilter filter{opening_plies, static_cast<int>(c.record_from_ply), c.record_quiet_only};
+  return game_record<R>(game, played.result, index, seed, filter, std::span<const Score>(played.scores));
 }
 
 // Finished games from the players to the writer.

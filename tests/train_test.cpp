@@ -9,6 +9,8 @@
 // dama tune streams when the estimate is over the budget.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <limits>
 #include <omp.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -229,6 +231,11 @@ TEST(TunerModel, TargetsBlendResultAndScore) {
   EXPECT_NEAR(target_of(model, -1, -30000), 0.0, 1e-100) << "a lost game with a lost score";
   EXPECT_NEAR(sigmoid(-800), 0.0, 1e-300);
   EXPECT_DOUBLE_EQ(sigmoid(0), 0.5);
+  // No search score (an imported game): the result alone, whatever lambda.
+  const double none = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_DOUBLE_EQ(target_of(model, 1, none), 1.0);
+  EXPECT_DOUBLE_EQ(target_of(model, 0, none), 0.5);
+  EXPECT_DOUBLE_EQ(target_of(Model{1.0, 0.0, LossKind::CrossEntropy}, -1, none), 0.0);
 }
 
 TEST(TunerModel, TheLossIsTheSameForAnyNumberOfThreads) {

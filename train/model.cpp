@@ -57,6 +57,7 @@ double sigmoid(double x) {
 
 double target_of(const Model& model, int result, double score) {
   const double result01 = (result + 1) / 2.0;
+  if (std::isnan(score)) return result01;  // no search score (an imported game): the result alone
   return model.lambda * result01 + (1 - model.lambda) * sigmoid(model.k * score * kPerMan);
 }
 

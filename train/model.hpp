@@ -7,7 +7,9 @@
 //   predicted = sigmoid(k * eval / 100): k is the logit of a one-man lead, so
 //               k = 1 makes a man up worth a 73% expectation
 //   target    = lambda * result01 + (1 - lambda) * sigmoid(k * score / 100),
-//               result01 = (result + 1) / 2 (1 win, 0.5 draw, 0 loss)
+//               result01 = (result + 1) / 2 (1 win, 0.5 draw, 0 loss); a
+//               position with no search score (NaN: a game imported from
+//               PDN) has target result01 whatever lambda
 //
 // Losses are per position, averaged: the squared error (predicted - target)^2
 // or the cross-entropy -t log p - (1 - t) log(1 - p).
@@ -36,7 +38,7 @@ struct Model {
 
 double sigmoid(double x);
 
-// The target of one position under `model`.
+// The target of one position under `model`; `score` NaN: none.
 double target_of(const Model& model, int result, double score);
 
 // Every sample's target, in sample order.

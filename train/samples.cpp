@@ -1,5 +1,7 @@
 #include "samples.hpp"
 
+#include <limits>
+
 #include <omp.h>
 
 #include <algorithm>
@@ -97,7 +99,8 @@ void extract_all(SampleSet& set, std::span<const PositionRow> rows, std::uint64_
     merger.append(set, features, first_row + set.size());
     set.results.push_back(row.result);
     set.capture_pending.push_back(row.best_captured != 0 ? 1 : 0);
-    set.scores.push_back(static_cast<float>(row.score));
+    set.scores.push_back(row.score == kNoSearchScore ? std::numeric_limits<float>::quiet_NaN()
+                                                     : static_cast<float>(row.score));
   }
 }
 
