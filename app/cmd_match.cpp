@@ -13,6 +13,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "openings.hpp"
 #include "error.hpp"
 #include "match.hpp"
 
@@ -221,7 +222,9 @@ void register_match(CLI::App& app) {
   cmd->add_option("--b", options->b, "player B, as --a")->required();
   cmd->add_option("--games,-g", options->games, "games to play, even (each opening twice, colours swapped)")
       ->capture_default_str();
-  auto* openings = cmd->add_option("--openings", options->openings, "file of PDN FENs, one per line (used in turn)");
+  auto* openings = cmd->add_option("--openings", options->openings,
+                                   "file of PDN FENs, one per line, or a PDN file of opening games (used in turn), or "
+                                   "builtin:american (the three-move ballots, american's default)");
   auto* random =
       cmd->add_option("--random-plies", options->random_plies, "random openings: this many random plies from the start")
           ->capture_default_str();
@@ -244,7 +247,17 @@ void register_match(CLI::App& app) {
   cmd->add_option("--draw-rules", options->draw_rules, "default, or tournament (russian only)")
       ->check(CLI::IsMember({"default", "tournament"}))
       ->capture_default_str();
-  cmd->callback([options] { run(*options); });
+  cmd->callback([options, cmd] {
+    // A variant with a shipped set of standard openings plays them unless told otherwise.
+    MatchOptions o = *options;
+    if (o.openings.empty() && !o.no_forced_capture && cmd->count("--random-plies") == 0 &&
+        cmd->count("--max-imbalance") == 0)
+      o.openings = shipped_openings(find_variant(o.variant)).value_or("");
+    if (!o.openings.empty() && o.openings != options->openings)
+      std::fprintf(stderr, "openings: %s (the variant's standard set; --random-plies N for random ones)\n",
+                   o.openings.c_str());
+    run(o);
+  });
 }
 
 }  // namespace dama::cli

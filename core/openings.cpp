@@ -13,12 +13,33 @@
 
 namespace dama {
 
+namespace detail {
+// Defined in the embedded_openings.cpp CMake generates from configs/openings/*.pdn.
+struct EmbeddedFile {
+  std::string_view name;  // the variant
+  std::string_view text;
+};
+extern const EmbeddedFile kEmbeddedOpeningFiles[];
+}  // namespace detail
+
 namespace {
 
 std::string trimmed(const std::string& s) {
   const auto first = s.find_first_not_of(" \t\r");
   if (first == std::string::npos) return "";
   return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+}
+
+// A PDN file of games rather than FEN lines: a game's tags other than FEN, or movetext.
+bool is_pdn_games(const std::string& text) {
+  std::istringstream lines(text);
+  for (std::string raw; std::getline(lines, raw);) {
+    const std::string line = trimmed(raw);
+    if (line.rfind("[Event ", 0) == 0 || line.rfind("[GameType ", 0) == 0 || line.rfind("[Result ", 0) == 0 ||
+        line.rfind("1.", 0) == 0)
+      return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -34,12 +55,34 @@ std::string text_digest(const std::string& bytes) {
   return hex;
 }
 
+std::optional<std::string> shipped_openings(const Variant& variant) {
+  for (const auto* f = detail::kEmbeddedOpeningFiles; !f->name.empty(); ++f)
+    if (f->name == variant.name) return std::string(kBuiltinPrefix) + std::string(f->name);
+  return std::nullopt;
+}
+
 OpeningsFile read_openings(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("--openings: cannot read " + path + ": " + std::strerror(errno));
   std::ostringstream bytes;
-  bytes << in.rdbuf();
+  if (path.rfind(kBuiltinPrefix, 0) == 0) {
+    const std::string_view name = std::string_view(path).substr(kBuiltinPrefix.size());
+    const auto* f = detail::kEmbeddedOpeningFiles;
+    while (!f->name.empty() && f->name != name) ++f;
+    if (f->name.empty()) throw Error("--openings " + path + ": no such built-in openings (dama ships configs/openings/*.pdn)");
+    bytes << f->text;
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("--openings: cannot read " + path + ": " + std::strerror(errno));
+    bytes << in.rdbuf();
+  }
   OpeningsFile file{path, {}, text_digest(bytes.str())};
+  if (is_pdn_games(bytes.str())) {
+    for (auto& game : split_pdn_games(bytes.str(), path)) {
+      const int line = game.line;
+      file.openings.push_back({line, "", true, std::move(game)});
+    }
+    if (file.openings.empty()) throw Error(path + ": no games (a PDN openings file holds one game per opening)");
+    return file;
+  }
 
   std::istringstream lines(bytes.str());
   std::string raw;

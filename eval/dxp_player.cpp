@@ -73,7 +73,7 @@ class DxpProgram {
       const OpeningsFile file = read_openings(s.openings);
       for (const auto& line : file.openings) {
         try {
-          openings_.push_back(opening_position<Board>(line, variant));
+          openings_.push_back(opening_start<R>(line, variant));
         } catch (const Error& e) {
           throw Error(file.path + ":" + std::to_string(line.line) + ": " + e.what());
         }

@@ -338,7 +338,7 @@ class MatchGames {
       const std::string where = file.path + ":" + std::to_string(line.line) + ": ";
       Position<Board> p;
       try {
-        p = opening_position<Board>(line, variant_);
+        p = opening_start<R>(line, variant_);
       } catch (const Error& e) {
         throw Error(where + e.what());
       }

@@ -12,6 +12,7 @@
 #include "atomic_file.hpp"
 #include "config_file.hpp"
 #include "error.hpp"
+#include "openings.hpp"
 #include "player_spec.hpp"
 #include "variant.hpp"
 #include "weights.hpp"
@@ -43,6 +44,7 @@ PipelineConfig read_config(ConfigFile file) {
   c.match_games = file.integer("match.games", c.match_games, 2, 1'000'000);
   c.match_limit = file.text("match.limit", c.match_limit);
   c.match_random_plies = file.integer("match.random_plies", c.match_random_plies, 0, 100);
+  c.match_openings = file.text("match.openings", c.match_openings);
   c.promote = file.text("match.promote", c.promote);
   c.sprt = file.text("match.sprt", c.sprt);
   file.refuse_unknown_keys();
@@ -199,14 +201,22 @@ class Pipeline {
     check(h_.run(args, log), "tune", log);
   }
 
+  // A file of openings (a path or builtin:NAME) when the config names one, else random ones.
+  void add_opening_args(std::vector<std::string>& args) const {
+    if (!c_.match_openings.empty())
+      args.insert(args.end(), {"--openings", c_.match_openings});
+    else
+      args.insert(args.end(), {"--random-plies", std::to_string(c_.match_random_plies)});
+  }
+
   void match(std::int64_t g) {
     std::vector<std::string> args = {"match", "--variant", c_.variant,
                                      "--a", "weights=" + file(g, "weights" + extension_) + "," + c_.match_limit,
                                      "--b", "weights=" + generation_weights(g) + "," + c_.match_limit,
                                      "--games", std::to_string(c_.match_games),
-                                     "--random-plies", std::to_string(c_.match_random_plies),
                                      "--seed", std::to_string(2000 + g),
                                      "--pgn-out", file(g, "match.pdn")};
+    add_opening_args(args);
     if (c_.promote == "sprt") args.insert(args.end(), {"--sprt", c_.sprt});
     if (c_.threads > 0) args.insert(args.end(), {"--concurrency", std::to_string(c_.threads)});
     if (fs::exists(file(g, "match.pdn") + ".journal")) args.push_back("--resume");
@@ -253,9 +263,9 @@ class Pipeline {
                                      "--a", "weights=" + file(g, "weights" + extension_) + "," + c_.match_limit,
                                      "--b", "weights=" + start_weights_ + "," + c_.match_limit,
                                      "--games", std::to_string(c_.match_games),
-                                     "--random-plies", std::to_string(c_.match_random_plies),
                                      "--seed", std::to_string(3000 + g),
                                      "--pgn-out", file(g, "baseline.pdn")};
+    add_opening_args(args);
     if (c_.threads > 0) args.insert(args.end(), {"--concurrency", std::to_string(c_.threads)});
     if (fs::exists(file(g, "baseline.pdn") + ".journal")) args.push_back("--resume");
     check(h_.run(args, log), "baseline match", log);
@@ -319,6 +329,13 @@ void validate(PipelineConfig& c) {
   if (!std::regex_match(c.match_limit, limit))
     throw Error("match.limit: expected depth=N, nodes=N, movetime=MS or tc=BASE+INC, got \"" + c.match_limit + "\"");
   eval::parse_player_spec(c.match_limit, "match.limit");  // the numbers, checked now rather than at the first match
+  if (!c.match_openings.empty()) {  // readable now, not after the first generation's self-play
+    try {
+      read_openings(c.match_openings);
+    } catch (const Error& e) {
+      throw Error(std::string("match.openings: ") + e.what());
+    }
+  }
   if (c.selfplay_config.empty()) {
     const std::string shipped = "configs/selfplay/" + c.variant + ".toml";
     if (fs::exists(shipped)) c.selfplay_config = shipped;

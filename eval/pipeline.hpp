@@ -38,6 +38,7 @@ struct PipelineConfig {
   std::int64_t match_games = 400;
   std::string match_limit = "depth=4";  // a search limit of the match players
   std::int64_t match_random_plies = 6;
+  std::string match_openings;  // an openings file (or builtin:NAME) instead of random openings
   std::string promote = "elo";      // "elo": promote when the 95% interval lies above 0; "sprt": when SPRT accepts
   std::string sprt = "0,10,0.05,0.05";
 };

@@ -50,7 +50,7 @@ template <RuleSet R>
 void check_openings(const OpeningsFile& file, const Variant& variant) {
   for (const OpeningLine& line : file.openings) {
     try {
-      const auto p = opening_position<BoardFor<R>>(line, variant);
+      const auto p = opening_start<R>(line, variant);
       if (MoveGenerator<R>::count(p) == 0) throw Error("the side to move has no legal move");
     } catch (const Error& e) {
       throw Error(file.path + ":" + std::to_string(line.line) + ": " + e.what());
@@ -90,7 +90,7 @@ GameRecord play_game(const JobSetup& s, Referee<R>& referee, std::uint64_t index
   Game<R> game = s.openings.openings.empty()
                      ? random_opening<R>(static_cast<int>(c.opening_random_plies), static_cast<Score>(c.opening_max_imbalance),
                                          s.weights, s.draw_rules, rng)
-                     : Game<R>(opening_position<Board>(s.openings.openings[index % s.openings.openings.size()], *s.variant),
+                     : Game<R>(opening_start<R>(s.openings.openings[index % s.openings.openings.size()], *s.variant),
                                s.draw_rules);
   const int opening_plies = game.plies();
   const Adjudication adjudication{static_cast<Score>(c.resign_score), static_cast<int>(c.resign_plies),

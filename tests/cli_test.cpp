@@ -26,6 +26,7 @@ namespace dama {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 // A finished dama process (tests/run_dama.hpp), with its output in lines.
@@ -404,6 +405,19 @@ TEST(Cli, DxpPlaysFullGamesBetweenTwoDamaProcesses) {
     EXPECT_GT(replayed.moves.size(), 10u);
   }
   std::filesystem::remove(pdn);
+}
+
+// american's matches play the three-move ballots unless told otherwise.
+TEST(Cli, AmericanMatchesPlayTheThreeMoveBallotsByDefault) {
+  const Outcome deck = run_dama({"match", "--variant", "american", "--a", "depth=1", "--b", "depth=1", "--games", "2"});
+  ASSERT_EQ(deck.exit_code, 0) << deck;
+  EXPECT_THAT(deck.err, HasSubstr("openings: builtin:american"));
+  const Outcome random = run_dama({"match", "--variant", "american", "--a", "depth=1", "--b", "depth=1", "--games",
+                                   "2", "--random-plies", "4"});
+  ASSERT_EQ(random.exit_code, 0) << random;
+  EXPECT_THAT(random.err, Not(HasSubstr("openings:")));
+  const Outcome russian = run_dama({"match", "--variant", "russian", "--a", "depth=1", "--b", "depth=1", "--games", "2"});
+  EXPECT_THAT(russian.err, Not(HasSubstr("openings:")));
 }
 
 // dama match plays a DXP engine as a player (here another dama, listening).

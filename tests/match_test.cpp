@@ -21,6 +21,7 @@
 
 #include "error.hpp"
 #include "fen.hpp"
+#include "openings.hpp"
 #include "pdn/pdn_fen.hpp"
 #include "pdn/pdn_game_type.hpp"
 #include "pdn/pdn_reader.hpp"
@@ -585,6 +586,56 @@ TEST_F(MatchRun, PdnOutReadsBackWithTheReaderAndItsFenTagsAsOpenings) {
     EXPECT_EQ(read.result, fields[2]) << records[g];
     EXPECT_EQ(std::to_string(read.moves.size()), fields[3]) << records[g];
   }
+}
+
+// A PDN file of games is an openings file too: each game's moves (from its
+// FEN tag or the start) lead to its opening.
+TEST_F(MatchRun, PlaysTheOpeningsOfAPdnFileOfGames) {
+  MatchSettings s = tiny("pdn-openings", 4);
+  s.openings.file = dir_ + "openings.pdn";
+  std::ofstream(s.openings.file) << "% two openings\n[Event \"first\"]\n1. c3-d4 f6-e5 *\n\n"
+                                    "[FEN \"W:Wc3,e3:Bf6\"]\n1. e3-f4 *\n";
+  run_match(s);
+  const auto games = pdn_games(s.pdn_out);
+  ASSERT_EQ(games.size(), 4u);
+  EXPECT_EQ(tag_of(games[0], "FEN"), "W:Wd4,a3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,h6,e5");
+  EXPECT_EQ(tag_of(games[2], "FEN"), "B:Wf4,c3:Bf6");
+  std::ofstream(s.openings.file) << "[Event \"bad\"]\n1. c3-d4 c3-d4 *\n";
+  try {
+    run_match(s);
+    ADD_FAILURE() << "an opening with an illegal move was played";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), StartsWith(s.openings.file + ":1: "));
+  }
+}
+
+// The three-move ballots shipped for american: the ACF deck of 156, every one
+// legal, all different, three plies from the start, none of the barred ones.
+TEST(ShippedOpenings, AmericanIsTheThreeMoveDeck) {
+  constexpr RuleSet kAmerican = test::variant_rules("american");
+  const Variant& american = find_variant("american");
+  ASSERT_EQ(shipped_openings(american), std::optional<std::string>("builtin:american"));
+  EXPECT_FALSE(shipped_openings(find_variant("russian")));
+  const OpeningsFile file = read_openings("builtin:american");
+  ASSERT_EQ(file.openings.size(), 156u);
+  const auto after = [&](const std::string& moves) {
+    const auto games = split_pdn_games("[GameType \"21\"]\n" + moves + " *\n", "ballot");
+    const auto g = replay_pdn_game<kAmerican>(games.at(0), american, "ballot");
+    Position<Board8> p = g.start;
+    for (const auto& m : g.moves) p = p.after(m);
+    return p;
+  };
+  std::set<std::string> seen;
+  for (const auto& line : file.openings) {
+    const auto p = opening_start<kAmerican>(line, american);
+    EXPECT_EQ(p.side, Color::White) << line.line;  // Black, the first player, has made two moves
+    EXPECT_TRUE(seen.insert(to_fen(p)).second) << "ballot at line " << line.line << " twice";
+  }
+  EXPECT_TRUE(seen.count(to_fen(after("1. 9-13 21-17 2. 5-9"))));        // ACF 1
+  EXPECT_TRUE(seen.count(to_fen(after("1. 12-16 24-20 2. 10-15"))));     // ACF 174, the Skunk
+  EXPECT_FALSE(seen.count(to_fen(after("1. 9-13 21-17 2. 10-14"))));     // ACF 3, barred
+  EXPECT_FALSE(seen.count(to_fen(after("1. 11-16 22-18 2. 10-15"))));    // ACF 145, barred
+  EXPECT_THROW(read_openings("builtin:chess"), Error);
 }
 
 TEST_F(MatchRun, RefusesBadOpeningsFiles) {

@@ -109,6 +109,40 @@ TEST_F(PipelineTest, RunsTheStepsInOrderAndPromotesOnlyClearWins) {
   EXPECT_TRUE(fs::exists(dir_ / "start.json"));
 }
 
+TEST_F(PipelineTest, MatchesPlayTheOpeningsOfTheConfig) {
+  PipelineHooks hooks;
+  hooks.run = fake({{"gen-001", 25.0}, {"gen-002", 5.0}});
+  EXPECT_TRUE(run_pipeline(config_, hooks).finished);
+  const auto random = arguments_.at("match");
+  EXPECT_NE(std::find(random.begin(), random.end(), "--random-plies"), random.end());
+  EXPECT_EQ(std::find(random.begin(), random.end(), "--openings"), random.end());
+
+  PipelineConfig c = config_;
+  c.variant = "american";
+  c.match_openings = "builtin:american";
+  c.run_dir = (dir_ / "american").string();
+  validate(c);
+  arguments_.clear();
+  EXPECT_TRUE(run_pipeline(c, hooks).finished);
+  for (const char* step : {"match", "baseline"}) {
+    if (!arguments_.count(step)) continue;
+    const auto& args = arguments_.at(step);
+    const auto at = std::find(args.begin(), args.end(), "--openings");
+    ASSERT_NE(at, args.end()) << step;
+    ASSERT_NE(at + 1, args.end());
+    EXPECT_EQ(*(at + 1), "builtin:american");
+    EXPECT_EQ(std::find(args.begin(), args.end(), "--random-plies"), args.end()) << step;
+  }
+  PipelineConfig missing = config_;
+  missing.match_openings = (dir_ / "no-such-openings.pdn").string();
+  try {
+    validate(missing);
+    ADD_FAILURE() << "a missing openings file was accepted";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), ::testing::StartsWith("match.openings: "));
+  }
+}
+
 TEST_F(PipelineTest, ThePatternModelIsTunedAndKeptInPatternFiles) {
   config_.tune_model = "patterns";
   PipelineHooks hooks;
