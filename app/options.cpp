@@ -14,12 +14,7 @@ void add_game_options(CLI::App& command, GameOptions& options, bool with_notatio
 
 ResolvedGame resolve(const GameOptions& options) {
   const Variant& variant = find_variant(options.variant);
-  RuleSet rules = variant.rules;
-  if (options.no_forced_capture) {
-    if (rules.board_size != 8)
-      throw Error("--no-forced-capture: the house rule exists for 8x8 variants only, not " + std::string(variant.name));
-    rules = rules.without_forced_capture();
-  }
+  RuleSet rules = rules_of(variant, options.no_forced_capture);
   Notation notation = variant.native_notation;
   if (options.notation == "numeric") notation = Notation::Numeric;
   else if (options.notation == "algebraic") notation = Notation::Algebraic;

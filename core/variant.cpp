@@ -28,6 +28,13 @@ const char* to_string(CrowningInCapture c) {
 
 }  // namespace
 
+RuleSet rules_of(const Variant& variant, bool no_forced_capture) {
+  if (!no_forced_capture) return variant.rules;
+  if (variant.rules.board_size != 8)
+    throw Error("--no-forced-capture: the house rule exists for 8x8 variants only, not " + std::string(variant.name));
+  return variant.rules.without_forced_capture();
+}
+
 const Variant& find_variant(std::string_view name) {
   for (const auto& v : kVariants)
     if (v.name == name || (!v.alias.empty() && v.alias == name)) return v;

@@ -105,6 +105,10 @@ using BoardFor = std::conditional_t<R.board_size == 8, Board8, Board10>;
 
 // Finds a variant by name or alias; throws dama::Error naming the known ones.
 const Variant& find_variant(std::string_view name);
+
+// The variant's rules, or its house rule (capture not compulsory) when asked;
+// throws dama::Error for the house rule on a board other than 8x8.
+RuleSet rules_of(const Variant& variant, bool no_forced_capture);
 // A variant with a switch flipped may no longer match a compiled rule set.
 bool is_compiled(const RuleSet& rules);
 std::string describe(const RuleSet& rules);

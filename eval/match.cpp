@@ -383,12 +383,7 @@ class MatchGames {
 MatchOutcome run_match(const MatchSettings& settings, const MatchControl& control) {
   check_match_settings(settings);
   const Variant& variant = find_variant(settings.variant);
-  RuleSet rules = variant.rules;
-  if (settings.no_forced_capture) {
-    if (rules.board_size != 8)
-      throw Error("--no-forced-capture: the house rule exists for 8x8 variants only, not " + std::string(variant.name));
-    rules = rules.without_forced_capture();
-  }
+  RuleSet rules = rules_of(variant, settings.no_forced_capture);
   check_draw_rules(settings.draw_rules, rules);
   const Players players{weights_for(settings.a, variant, "--a"), weights_for(settings.b, variant, "--b"),
                         default_weights(variant)};

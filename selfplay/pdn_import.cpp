@@ -72,12 +72,7 @@ class Importer {
 
 PdnImportReport import_pdn(const PdnImportSettings& s) {
   const Variant& variant = find_variant(s.variant);
-  RuleSet rules = variant.rules;
-  if (s.no_forced_capture) {
-    if (rules.board_size != 8)
-      throw Error("--no-forced-capture: the house rule exists for 8x8 variants only, not " + std::string(variant.name));
-    rules = rules.without_forced_capture();
-  }
+  RuleSet rules = rules_of(variant, s.no_forced_capture);
   if (s.files.empty()) throw Error("dama data import-pdn: no PDN file given");
   check_can_write(s.out, "--out");
   PdnImportReport report;
