@@ -84,7 +84,6 @@ class DxpProgram {
   DxpOutcome run() {
     if (settings_.connect.empty()) {
       DxpListener listener(parse_endpoint(settings_.listen, "--listen", true));
-      if (control_.on_listening) control_.on_listening(listener.port());
       note("listening on port " + std::to_string(listener.port()));
       while (!stopping()) {
         auto link = listener.accept(control_.stop);
@@ -123,16 +122,9 @@ class DxpProgram {
       const Position<Board> start = openings_.empty()
                                         ? Position<Board>::start(Color::White)
                                         : openings_[static_cast<std::size_t>(g / 2) % openings_.size()];
-      dxp::GameRequest request;
-      request.initiator_name = settings_.name;
       const Color ours = g % 2 == 0 ? Color::White : Color::Black;
-      request.follower_color = ~ours;
-      request.minutes = settings_.minutes;
-      request.moves = settings_.moves;
-      if (start != Position<Board>::start(Color::White)) {
-        request.squares = dxp::format_squares(start);
-        request.to_move = start.side;
-      }
+      const dxp::GameRequest request =
+          dxp::game_request(settings_.name, start, ~ours, settings_.minutes, settings_.moves);
       peer.request_game(request);
       const bool last = g + 1 == settings_.games;
       play(peer, request, ours, last);

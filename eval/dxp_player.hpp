@@ -48,8 +48,7 @@ struct DxpSettings {
 
 struct DxpControl {
   const std::atomic<bool>* stop = nullptr;
-  std::function<void(const std::string&)> on_note;  // progress and the other side's chat
-  std::function<void(int port)> on_listening;       // the port bound, once listening
+  std::function<void(const std::string&)> on_note;  // progress (the port once listening) and the other side's chat
 };
 
 struct DxpOutcome {

@@ -160,15 +160,8 @@ class MatchGames {
    private:
     void request_dxp_game(const Game<R>& game, Color own) {
       if constexpr (dxp::kSpeaksDxp<Board>) {
-        dxp::GameRequest request;
-        request.initiator_name = "dama match";
-        request.follower_color = own;
-        request.minutes = static_cast<int>(clock_->base_seconds / 60);
-        if (game.position() != Position<Board>::start(Color::White)) {
-          request.squares = dxp::format_squares(game.position());
-          request.to_move = game.position().side;
-        }
-        dxp_->request_game(request);
+        dxp_->request_game(
+            dxp::game_request("dama match", game.position(), own, static_cast<int>(clock_->base_seconds / 60), 0));
         told_plies_ = game.plies();
       }
     }

@@ -53,6 +53,24 @@ Position<Board> request_position(const GameRequest& r) {
   return p;
 }
 
+// The GAMEREQ for a game from `start` (the usual start is sent as such, any
+// other position in full).
+template <class Board>
+  requires kSpeaksDxp<Board>
+GameRequest game_request(const std::string& initiator, const Position<Board>& start, Color follower, int minutes,
+                         int moves) {
+  GameRequest r;
+  r.initiator_name = initiator;
+  r.follower_color = follower;
+  r.minutes = minutes;
+  r.moves = moves;
+  if (start != Position<Board>::start(Color::White)) {
+    r.squares = format_squares(start);
+    r.to_move = start.side;
+  }
+  return r;
+}
+
 template <class Board>
   requires kSpeaksDxp<Board>
 MoveMessage to_message(const Move<Board>& m, int seconds) {
