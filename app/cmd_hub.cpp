@@ -63,7 +63,7 @@ struct Settings {
   int threads = 1;
 };
 
-std::string variant_names() {
+std::string hub_variant_values() {
   std::string names;
   for (const auto& v : kVariants) names += (names.empty() ? "" : " ") + std::string(v.name);
   return names;
@@ -71,7 +71,7 @@ std::string variant_names() {
 
 void announce(Output& out, const Settings& s) {
   out.line(std::string("id name=dama version=") + DAMA_VERSION + " author=\"dama developers\"");
-  out.line("param name=variant value=" + s.variant + " type=enum values=" + hub::quote(variant_names()));
+  out.line("param name=variant value=" + s.variant + " type=enum values=" + hub::quote(hub_variant_values()));
   out.line(std::string("param name=forced-capture value=") + (s.forced_capture ? "true" : "false") + " type=bool");
   out.line("param name=draw-rules value=" + s.draw_rules + " type=enum values=\"default tournament\"");
   out.line("param name=tt-size value=" + std::to_string(s.tt_megabytes) + " type=int min=1 max=65536");

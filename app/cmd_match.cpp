@@ -210,7 +210,7 @@ void register_match(CLI::App& app) {
   auto options = std::make_shared<MatchOptions>();
   CLI::App* cmd = app.add_subcommand("match", "play two players against each other in paired games: Elo, SPRT");
   cmd->add_option("--variant,-v", options->variant,
-                  "rules: russian, czech, brazilian, spanish, italian, american (english), international")
+                  "rules: " + variant_names() + " (english for american)")
       ->capture_default_str();
   cmd->add_flag("--no-forced-capture", options->no_forced_capture,
                 "house rule: capturing is not compulsory (8x8 only)");

@@ -3,7 +3,7 @@
 namespace dama::cli {
 
 void add_game_options(CLI::App& command, GameOptions& options, bool with_notation) {
-  command.add_option("--variant,-v", options.variant, "rules: russian, czech, brazilian, spanish, italian, american (english), international")
+  command.add_option("--variant,-v", options.variant, "rules: " + variant_names() + " (english for american)")
       ->capture_default_str();
   command.add_option("--fen", options.fen, "position in PDN FEN, e.g. W:W21-32:B1-12 (default: the start)");
   command.add_flag("--no-forced-capture", options.no_forced_capture, "house rule: capturing is not compulsory (8x8 only)");

@@ -2,9 +2,9 @@
 //
 // Game<R> keeps every position, move and hash from the start, the draw
 // counters after every ply, and decides when the game is over:
-//  * the side to move with no legal move loses (checked first: a move that
-//    leaves the opponent without a move wins even if it also completes a
-//    draw count);
+//  * the side to move with no legal move loses -- wins in poddavki
+//    (Goal::NoMoveWins) -- checked first: a move that leaves the opponent
+//    without a move ends the game so even if it also completes a draw count;
 //  * default draw rule, every variant: 80 plies in a row with no capture and
 //    no crowning;
 //  * DrawRules::Tournament (russian only): also (a) threefold repetition,
@@ -192,7 +192,7 @@ class Game {
  private:
   void update_result() {
     if (MoveGenerator<R>::count(position()) == 0) {
-      const Color winner = ~position().side;
+      const Color winner = no_move_wins(R) ? position().side : ~position().side;
       result_ = {winner == R.first_player ? Outcome::FirstPlayerWins : Outcome::SecondPlayerWins,
                  std::string(kReasonNoMoves)};
     } else if (draw_rules_ == DrawRules::Tournament && repetitions() >= 3) {

@@ -151,7 +151,9 @@ class Referee {
       child.play(m);
       Score s;
       if (child.over()) {
-        s = child.result().outcome == Outcome::Draw ? 0 : kWinScore - 1;
+        // Over after our move: a draw, or won by the mover (lost instead in
+        // poddavki, where the side left without a move wins).
+        s = child.result().outcome == Outcome::Draw ? 0 : no_move_wins(R) ? -(kWinScore - 1) : kWinScore - 1;
       } else {
         s = -engines_[player].search(child, child_limits).score;
       }

@@ -15,7 +15,7 @@
 // twice the iteration's depth, so chains of forced moves cannot run away.
 //
 // Game end inside the tree.  No legal move loses: -kWinScore + ply (a loss
-// in `ply` plies).  The game's own draw counters (DrawCounters, advance()
+// in `ply` plies); in poddavki it wins, kWinScore - ply (no_move_score).  The game's own draw counters (DrawCounters, advance()
 // from game.hpp) score 0 once they reach a draw; under tournament rules a
 // position that repeats one from the search path or the game history (since
 // the last irreversible move) also scores 0 -- the usual simplification: a
@@ -439,6 +439,9 @@ class Searcher {
             advance(s.counters, p, m, child, draw_rules_)};
   }
 
+  // The side to move has no legal move: lost, or won in poddavki.
+  static constexpr Score no_move_score(int ply) { return no_move_wins(R) ? kWinScore - ply : -kWinScore + ply; }
+
   template <Color C>
   Score search(const Pos& p, const NodeState& s, int depth, Score alpha, Score beta, int ply) {
     if (depth <= 0) return quiesce<C>(p, s, alpha, beta, ply);
@@ -448,10 +451,11 @@ class Searcher {
 
     List moves;
     Gen::template generate<C>(p, moves);
-    if (moves.empty()) return -kWinScore + ply;
+    if (moves.empty()) return no_move_score(ply);
     if (ply > 0) {
       if (is_draw(s, ply)) return 0;
-      // No line from here can end the game sooner than a result already found.
+      // No line from here can end the game sooner than a result already found
+      // (bounds that hold whichever way a position without a move is scored).
       alpha = std::max(alpha, -kWinScore + ply);
       beta = std::min(beta, kWinScore - ply - 1);
       if (alpha >= beta) return alpha;
@@ -589,7 +593,7 @@ class Searcher {
     path_[history_base_ + ply] = s.hash;
 
     if (!Gen::template has_capture<C>(p)) {
-      if (Gen::template count<C>(p) == 0) return -kWinScore + ply;
+      if (Gen::template count<C>(p) == 0) return no_move_score(ply);
       if (ply > 0 && is_draw(s, ply)) return 0;
       return static_score(p);
     }

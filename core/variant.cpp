@@ -32,15 +32,22 @@ RuleSet rules_of(const Variant& variant, bool no_forced_capture) {
   if (!no_forced_capture) return variant.rules;
   if (variant.rules.board_size != 8)
     throw Error("--no-forced-capture: the house rule exists for 8x8 variants only, not " + std::string(variant.name));
+  if (!has_house_rule(variant.rules))
+    throw Error("--no-forced-capture: " + std::string(variant.name) +
+                " has no house rule: compulsory capture is what the give-away game is played with");
   return variant.rules.without_forced_capture();
+}
+
+std::string variant_names() {
+  std::string known;
+  for (const auto& v : kVariants) known += (known.empty() ? "" : ", ") + std::string(v.name);
+  return known;
 }
 
 const Variant& find_variant(std::string_view name) {
   for (const auto& v : kVariants)
     if (v.name == name || (!v.alias.empty() && v.alias == name)) return v;
-  std::string known;
-  for (const auto& v : kVariants) known += (known.empty() ? "" : ", ") + std::string(v.name);
-  throw Error("unknown variant '" + std::string(name) + "' (known: " + known + ")");
+  throw Error("unknown variant '" + std::string(name) + "' (known: " + variant_names() + ")");
 }
 
 bool is_compiled(const RuleSet& rules) {
@@ -51,7 +58,7 @@ bool is_compiled(const RuleSet& rules) {
 
 void throw_not_compiled(const RuleSet& rules) {
   throw Error("unsupported rule combination: " + describe(rules) +
-              " (capture not compulsory is a house rule for 8x8 variants only)");
+              " (capture not compulsory is a house rule for 8x8 variants only, poddavki excepted)");
 }
 
 std::string describe(const RuleSet& r) {
@@ -65,6 +72,10 @@ std::string describe(const RuleSet& r) {
       << " crowning-in-capture=" << to_string(r.crowning)
       << " removal=" << (r.removal == Removal::AtEnd ? "at-end" : "at-once")
       << " forced-capture=" << (r.forced_capture ? "yes" : "no");
+  // Said only where it is not the usual: the description is stored in
+  // datasets and endgame tables, whose files from before poddavki must
+  // still match their rules.
+  if (no_move_wins(r)) out << " no-move=wins";
   return out.str();
 }
 

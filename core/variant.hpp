@@ -36,6 +36,13 @@ enum class Removal : std::uint8_t {
 
 enum class Notation : std::uint8_t { Numeric, Algebraic };
 
+// What a player plays for (RULES.md "End of the game";
+// docs/rules-russian-family.md for poddavki).
+enum class Goal : std::uint8_t {
+  NoMoveLoses,  // the side to move with no legal move loses: every variant but one
+  NoMoveWins,   // ... wins: poddavki, the give-away game (give away or block every piece)
+};
+
 // A structural type, so a rule set can be a template argument: the generator is
 // compiled once per rule set and no variant pays for another's rules.
 struct RuleSet {
@@ -48,6 +55,7 @@ struct RuleSet {
   CrowningInCapture crowning = CrowningInCapture::EndsMove;
   Removal removal = Removal::AtEnd;
   bool forced_capture = true;
+  Goal goal = Goal::NoMoveLoses;
 
   constexpr bool operator==(const RuleSet&) const = default;
   constexpr RuleSet without_forced_capture() const {
@@ -81,22 +89,34 @@ inline constexpr Variant kVariants[] = {
      21, Notation::Numeric, "checkers: short kings, Black moves first, free choice of capture"},
     {"international", "", {10, Color::White, true, true, true, CaptureChoice::MostPieces, CrowningInCapture::OnlyIfEnds, Removal::AtEnd},
      20, Notation::Numeric, "10x10, 20 men each, flying kings, take the most pieces"},
+    // PDN has no GameType for poddavki: its games are written as GameType 25
+    // (every move is a Russian move) with a private [Variant "poddavki"] tag.
+    {"poddavki", "", {8, Color::White, true, true, true, CaptureChoice::Any, CrowningInCapture::ContinueAsKing, Removal::AtEnd, true, Goal::NoMoveWins},
+     25, Notation::Algebraic, "give-away shashki: russian moves, the side left without a move wins"},
 };
 inline constexpr std::size_t kVariantCount = std::size(kVariants);
 
-// Every rule set the program is compiled for: each variant, and on 8x8 the
-// house rule "capture not compulsory" as well.
+// The house rule "capture not compulsory" exists for the 8x8 variants whose
+// goal is to win material; in poddavki compulsory capture is the game itself.
+constexpr bool has_house_rule(const RuleSet& r) { return r.board_size == 8 && r.goal == Goal::NoMoveLoses; }
+
+// The score of "the side to move has no legal move" for that side, in the
+// search's terms: lost in every variant, won in poddavki.
+constexpr bool no_move_wins(const RuleSet& r) { return r.goal == Goal::NoMoveWins; }
+
+// Every rule set the program is compiled for: each variant, and where it
+// exists the house rule "capture not compulsory" as well.
 inline constexpr auto kCompiledRuleSets = [] {
   constexpr std::size_t n8 = [] {
     std::size_t n = 0;
-    for (const auto& v : kVariants) n += v.rules.board_size == 8;
+    for (const auto& v : kVariants) n += has_house_rule(v.rules);
     return n;
   }();
   std::array<RuleSet, kVariantCount + n8> all{};
   std::size_t i = 0;
   for (const auto& v : kVariants) all[i++] = v.rules;
   for (const auto& v : kVariants)
-    if (v.rules.board_size == 8) all[i++] = v.rules.without_forced_capture();
+    if (has_house_rule(v.rules)) all[i++] = v.rules.without_forced_capture();
   return all;
 }();
 
@@ -105,9 +125,11 @@ using BoardFor = std::conditional_t<R.board_size == 8, Board8, Board10>;
 
 // Finds a variant by name or alias; throws dama::Error naming the known ones.
 const Variant& find_variant(std::string_view name);
+// "russian, czech, ...": every variant's name, for help texts and errors.
+std::string variant_names();
 
 // The variant's rules, or its house rule (capture not compulsory) when asked;
-// throws dama::Error for the house rule on a board other than 8x8.
+// throws dama::Error where the house rule does not exist (10x10, poddavki).
 RuleSet rules_of(const Variant& variant, bool no_forced_capture);
 // A variant with a switch flipped may no longer match a compiled rule set.
 bool is_compiled(const RuleSet& rules);

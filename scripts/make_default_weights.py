@@ -6,7 +6,7 @@ The feature names and the schema hash come from the program itself
 always cover the schema the program was built with.  Weights are chosen by
 feature name; any feature without a rule here gets 0 (the tuner's job).
 
-usage: scripts/make_default_weights.py DAMA_BINARY [--date YYYY-MM-DD] [--out DIR]
+usage: scripts/make_default_weights.py DAMA_BINARY [--date YYYY-MM-DD] [--out DIR] [--only VARIANT]
 """
 import argparse
 import datetime
@@ -47,6 +47,14 @@ SHORT = {
     "mobility.king": (3, 4),
     "runaway.man": (25, 50),
 }
+# The give-away game (poddavki: the side left without a move wins): material
+# and mobility are liabilities; everything else is left to the tuner.
+GIVEAWAY = {
+    "material.man": (-100, -100),
+    "material.king": (-150, -200),
+    "mobility.man": (-2, -2),
+    "mobility.king": (-1, -2),
+}
 
 
 def run(binary, *args):
@@ -54,13 +62,14 @@ def run(binary, *args):
 
 
 def variants(binary):
-    """(name, board size, flying kings) for every variant `dama variants` lists."""
+    """(name, board size, flying kings, give-away) for every variant `dama variants` lists."""
     found = []
     for block in re.split(r"\n(?=\S)", run(binary, "variants").strip()):
         name = block.split(":")[0].split(" ")[0]
         board = int(re.search(r"board=(\d+)x", block).group(1))
         flying = re.search(r"kings=(\w+)", block).group(1) == "flying"
-        found.append((name, board, flying))
+        giveaway = "no-move=wins" in block  # said only for the give-away game
+        found.append((name, board, flying, giveaway))
     return found
 
 
@@ -80,12 +89,25 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--date", default=datetime.date.today().isoformat())
     parser.add_argument("--out", default=str(pathlib.Path(__file__).resolve().parent.parent / "configs" / "weights"))
+    parser.add_argument("--only", help="write this variant's file only")
     args = parser.parse_args()
-    for name, board, flying in variants(args.binary):
-        words = run(args.binary, "eval", "--variant", name, "--features").split()
+    for name, board, flying, giveaway in variants(args.binary):
+        if args.only and name != args.only:
+            continue
+        # The linear schema's features, one a line, up to the pattern schema's section.
+        lines = run(args.binary, "eval", "--variant", name, "--features").splitlines()
+        words = lines[0].split()
         assert words[0] == "schema", words[:2]
-        schema, names = words[1], words[2:]
-        rules = dict(COMMON, **(FLYING_10X10 if flying and board == 10 else FLYING if flying else SHORT))
+        schema = words[1]
+        names = []
+        for line in lines[1:]:
+            if line.startswith("pattern schema"):
+                break
+            names.append(line.strip())
+        if giveaway:
+            rules = GIVEAWAY
+        else:
+            rules = dict(COMMON, **(FLYING_10X10 if flying and board == 10 else FLYING if flying else SHORT))
         weights = [(f, rules.get(f, (0, 0))) for f in names]
         metadata = {"source": "hand-set defaults", "date": args.date, "generator": "scripts/make_default_weights.py",
                     "note": "piece-square tables are 0: the tuner's job"}

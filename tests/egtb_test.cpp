@@ -83,8 +83,9 @@ template <RuleSet R>
 std::map<std::string, std::vector<Wdl>> forward_solution(int pieces) {
   using Board = BoardFor<R>;
   std::map<std::string, std::vector<Wdl>> values;
+  const Wdl no_move = no_move_wins(R) ? Wdl::Win : Wdl::Loss;  // written out: independent of the builder
   const auto value_of = [&](Position<Board> p) {
-    if (p.of(p.side) == 0) return Wdl::Loss;
+    if (p.of(p.side) == 0) return no_move;
     if (p.side == Color::Black) p = p.flipped();
     const Material m = material_of(p);
     return values.at(m.code())[SliceIndex<Board>(m).index(p)];
@@ -100,6 +101,11 @@ std::map<std::string, std::vector<Wdl>> forward_solution(int pieces) {
         if (slice[i] != Wdl::Unknown || !index.decode(i, p)) continue;
         MoveList<Board> moves;
         MoveGenerator<R>::generate(p, moves);
+        if (moves.empty()) {
+          slice[i] = no_move;
+          changed = true;
+          continue;
+        }
         bool win = false, all_won = true;
         for (const auto& mv : moves) {
           const Wdl v = value_of(p.after(mv));
@@ -144,9 +150,11 @@ void expect_same_as_forward_solution(const std::string& name, int pieces) {
 // One rule set per switch of RULES.md: backward captures and flying kings
 // (russian), king-first (czech), most pieces and crowning only at the end
 // (brazilian), most kings (spanish), the Italian order and short kings,
-// removal at once (american), the house rule, and the 10x10 board.
+// removal at once (american), the house rule, the 10x10 board, and the
+// give-away goal (poddavki).
 #if !DAMA_SLOW_SUITE
 TEST(TableBuildTest, RetrogradeEqualsForwardIterationForEveryRuleSwitch) {
+  expect_same_as_forward_solution<test::variant_rules("poddavki")>("poddavki", 3);
   expect_same_as_forward_solution<test::variant_rules("russian")>("russian", 3);
   expect_same_as_forward_solution<test::variant_rules("russian").without_forced_capture()>("russian-free", 3);
   expect_same_as_forward_solution<test::variant_rules("czech")>("czech", 3);
@@ -205,6 +213,29 @@ TEST_F(RussianTables, KnownPositions) {
   // A man takes the last piece: c3xe5 for White, d4xb2 for Black.
   EXPECT_EQ(value("W:W22:B18"), Wdl::Win);
   EXPECT_EQ(value("B:W22:B18"), Wdl::Win);
+}
+
+// Poddavki: the same positions as russian, the other way round where the
+// game ends, checked by hand.
+TEST(PoddavkiTables, KnownPositionsAndTheVerifier) {
+  constexpr RuleSet kPoddavki = test::variant_rules("poddavki");
+  const fs::path dir = scratch_dir("poddavki3");
+  const auto tables = built<kPoddavki>(dir, 3);
+  const auto value = [&](const char* fen) { return *tables.probe(parse_fen<Board8>(fen)); };
+  // c3xe5 is forced and takes Black's last piece: Black, left without a
+  // move, wins (in russian the capture wins for White).
+  EXPECT_EQ(value("W:W22:B18"), Wdl::Loss);
+  EXPECT_EQ(value("B:W22:B18"), Wdl::Loss);
+  // c3-d4 gives the man away (e5xc3 is forced): White wins two plies on.
+  EXPECT_EQ(value("W:W22:B15"), Wdl::Win);
+  EXPECT_EQ(tables.probe_entry(parse_fen<Board8>("W:W22:B15"))->distance, 2);
+  // White's man on a7 (5) has its one step, b8 (1), taken by a Black man it
+  // cannot jump (the board ends behind it): blocked, White wins at once.
+  EXPECT_EQ(value("W:W5:B1"), Wdl::Win);
+  EXPECT_EQ(tables.probe_entry(parse_fen<Board8>("W:W5:B1"))->distance, 0);
+  // The verifier re-derives every value the same way.
+  for (const Material& m : materials_in_build_order(3)) EXPECT_EQ(verify_slice(tables, m, 2).mismatches, 0u) << m.code();
+  fs::remove_all(dir);
 }
 
 TEST_F(RussianTables, VerifierFindsEveryValueConsistentAndAFlippedOneNot) {

@@ -22,6 +22,7 @@ namespace {
 constexpr RuleSet kRussian = test::variant_rules("russian");
 constexpr RuleSet kAmerican = test::variant_rules("american");
 constexpr RuleSet kInternational = test::variant_rules("international");
+constexpr RuleSet kPoddavki = test::variant_rules("poddavki");
 
 template <RuleSet R>
 Game<R> game_from(std::string_view fen, DrawRules rules = DrawRules::Default) {
@@ -89,6 +90,33 @@ TEST(GameEnd, SideWithoutPiecesLoses) {
   EXPECT_EQ(game.result().text(), "1-0");
   EXPECT_EQ(game.result().reason, kReasonNoMoves);
   EXPECT_THROW(play(game, "15-10"), Error) << "no move after the end";
+}
+
+// Poddavki (Goal::NoMoveWins): the same positions, the other result.
+TEST(GameEnd, BlockedSideToMoveWinsInPoddavki) {
+  const auto game = game_from<kPoddavki>("W:W32:B23,27,28");
+  ASSERT_TRUE(game.over());
+  EXPECT_EQ(game.result().outcome, Outcome::FirstPlayerWins);
+  EXPECT_EQ(game.result().reason, kReasonNoMoves);
+}
+
+TEST(GameEnd, SideThatGaveAwayEveryPieceWinsInPoddavki) {
+  auto game = game_from<kPoddavki>("W:W22:B18");
+  play(game, "22x15");  // compulsory: c3:e5 takes Black's last piece, and Black wins
+  ASSERT_TRUE(game.over());
+  EXPECT_EQ(game.result().text(), "0-1");
+  auto giving = game_from<kPoddavki>("W:W22:B15");
+  play(giving, "22-18");  // c3-d4 offers the man ...
+  EXPECT_FALSE(giving.over());
+  play(giving, "15x22");  // ... e5:c3 is compulsory, and White has nothing left
+  ASSERT_TRUE(giving.over());
+  EXPECT_EQ(giving.result().text(), "1-0");
+}
+
+TEST(GameEnd, PoddavkiHasNoHouseRule) {
+  EXPECT_THROW(rules_of(find_variant("poddavki"), true), Error);
+  EXPECT_FALSE(is_compiled(kPoddavki.without_forced_capture()));
+  EXPECT_TRUE(is_compiled(test::variant_rules("russian").without_forced_capture()));
 }
 
 TEST(GameEnd, ResultsAreFromTheFirstPlayersView) {

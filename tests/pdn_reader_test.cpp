@@ -30,6 +30,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 constexpr RuleSet kRussian = test::variant_rules("russian");
@@ -39,6 +40,7 @@ constexpr RuleSet kSpanish = test::variant_rules("spanish");
 constexpr RuleSet kItalian = test::variant_rules("italian");
 constexpr RuleSet kAmerican = test::variant_rules("american");
 constexpr RuleSet kInternational = test::variant_rules("international");
+constexpr RuleSet kPoddavki = test::variant_rules("poddavki");
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -136,6 +138,7 @@ TEST(PdnReader, EveryVariantReadsBackWhatTheWriterWrote) {
   check_variant_round_trip<kItalian>("italian", 15);
   check_variant_round_trip<kAmerican>("american", 15);
   check_variant_round_trip<kInternational>("international", 8);
+  check_variant_round_trip<kPoddavki>("poddavki", 15);
 }
 
 // ---------------------------------------------------------------------------
@@ -156,9 +159,34 @@ TEST(PdnNotation, EveryVariantHasItsGameTypeAndNotation) {
     const PdnGameType& type = pdn_game_type_of(v);
     EXPECT_EQ(type.number, v.pdn_game_type) << v.name;
     EXPECT_EQ(type.notation, v.native_notation) << v.name << ": the notation `dama variants` announces";
-    EXPECT_EQ(variant_of_pdn_game_type(v.pdn_game_type), &v) << v.name;
+    // poddavki has no GameType of its own and shares russian's.
+    EXPECT_EQ(variant_of_pdn_game_type(v.pdn_game_type)->name, v.name == "poddavki" ? "russian" : v.name) << v.name;
   }
   EXPECT_EQ(variant_of_pdn_game_type(23), nullptr);  // american pool checkers: not played
+}
+
+// Poddavki is written as GameType 25 (its moves are Russian moves) with a
+// private [Variant "poddavki"] tag, which decides when the game is read.
+TEST(PdnNotation, PoddavkiSharesGameType25AndIsNamedByAVariantTag) {
+  Game<kPoddavki> game;
+  for (const char* m : {"c3-d4", "f6-e5"}) game.play(parse_move<kPoddavki>(game.position(), m));
+  const std::string text = write_pdn_game<kPoddavki>(find_variant("poddavki"), PdnTags{}, game);
+  EXPECT_THAT(text, HasSubstr("[GameType \"25\"]"));
+  EXPECT_THAT(text, HasSubstr("[Variant \"poddavki\"]"));
+  EXPECT_THAT(text, HasSubstr("1. c3-d4 f6-e5 *"));
+  EXPECT_THAT(write_pdn_game<kRussian>(find_variant("russian"), PdnTags{}, Game<kRussian>{}), Not(HasSubstr("Variant")));
+  const auto read_as = [](const std::string& pdn, const Variant* expected) {
+    return std::string(pdn_game_variant(split_pdn_games(pdn, "g.pdn").front(), expected, "g.pdn").name);
+  };
+  EXPECT_EQ(read_as(text, nullptr), "poddavki");
+  EXPECT_EQ(read_as(text, &find_variant("russian")), "poddavki") << "the tag decides";
+  const std::string untagged = "[GameType \"25\"]\n1. c3-d4 f6-e5 *\n";
+  EXPECT_EQ(read_as(untagged, nullptr), "russian");
+  EXPECT_EQ(read_as(untagged, &find_variant("poddavki")), "poddavki") << "a GameType 25 collection read as poddavki";
+  EXPECT_EQ(read_as(untagged, &find_variant("czech")), "russian");
+  EXPECT_EQ(read_as("[GameType \"25\"]\n[Variant \"Poddavki\"]\n1. c3-d4 *\n", nullptr), "poddavki");
+  EXPECT_EQ(read_as("[GameType \"25\"]\n[Variant \"shashki\"]\n1. c3-d4 *\n", &find_variant("poddavki")), "russian")
+      << "a Variant tag naming no variant of the GameType leaves the GameType's own";
 }
 
 TEST(PdnNotation, AlgebraicGameTypesWriteSquaresAndTheirSeparator) {

@@ -213,7 +213,7 @@ TEST(PipelineConfigFile, BadValuesAreRefused) {
   c.match_limit = "depth=3";
   c.promote = "vibes";
   EXPECT_THROW(validate(c), Error);
-  for (const char* name : {"russian", "czech", "quick"}) {
+  for (const char* name : {"russian", "czech", "quick", "poddavki", "poddavki-quick"}) {
     PipelineConfig shipped = load_pipeline_config(std::string(DAMA_SOURCE_DIR) + "/configs/pipeline/" + name + ".toml");
     EXPECT_NO_THROW(validate(shipped)) << name;
   }

@@ -24,6 +24,7 @@ TEST(Variants, MatchTheRulesTable) {
     CaptureChoice choice;
     CrowningInCapture crowning;
     Removal removal;
+    Goal goal = Goal::NoMoveLoses;
   };
   using enum CaptureChoice;
   using enum CrowningInCapture;
@@ -35,6 +36,7 @@ TEST(Variants, MatchTheRulesTable) {
       {"italian", 8, Color::White, false, false, false, Italian, EndsMove, Removal::AtEnd},
       {"american", 8, Color::Black, false, false, true, Any, EndsMove, Removal::AtOnce},
       {"international", 10, Color::White, true, true, true, MostPieces, OnlyIfEnds, Removal::AtEnd},
+      {"poddavki", 8, Color::White, true, true, true, Any, ContinueAsKing, Removal::AtEnd, Goal::NoMoveWins},
   };
   ASSERT_EQ(kVariantCount, std::size(table));
   for (const Row& row : table) {
@@ -48,6 +50,7 @@ TEST(Variants, MatchTheRulesTable) {
     EXPECT_EQ(r.choice, row.choice);
     EXPECT_EQ(r.crowning, row.crowning);
     EXPECT_EQ(r.removal, row.removal);
+    EXPECT_EQ(r.goal, row.goal);
     EXPECT_TRUE(r.forced_capture);
   }
   EXPECT_EQ(&find_variant("english"), &find_variant("american"));
@@ -270,7 +273,7 @@ std::vector<std::string> reference_steps(const Position<Board>& p, bool flying_k
 TEST(HouseRule, AddsEveryStepToTheCaptures) {
   const char* fen = "W:W18,21,23-32:B1-10,12,15";
   for (const Variant& v : kVariants) {
-    if (v.rules.board_size != 8) continue;
+    if (!has_house_rule(v.rules)) continue;
     SCOPED_TRACE(v.name);
     EXPECT_EQ(identities(legal_moves(v.rules, fen, Counting::Unique)), (std::vector<std::string>{"18x11[15]"}));
     EXPECT_EQ(identities(legal_moves(v.rules.without_forced_capture(), fen, Counting::Unique)),
@@ -282,7 +285,7 @@ TEST(HouseRule, AddsEveryStepToTheCaptures) {
 // the variant's legal captures (chosen by its rules) + every step.
 TEST(HouseRule, LegalMovesAreTheVariantsCapturesPlusAllSteps) {
   for (const Variant& v : kVariants) {
-    if (v.rules.board_size != 8) continue;
+    if (!has_house_rule(v.rules)) continue;  // 10x10 and poddavki have none
     SCOPED_TRACE(v.name);
     const RuleSet house = v.rules.without_forced_capture();
     int positions_with_captures = 0;
@@ -318,7 +321,8 @@ TEST(HouseRule, NotForInternational) {
   EXPECT_THROW(legal_moves(house, "W:W31-50:B1-20", Counting::Unique), Error);
   for (const Variant& v : kVariants)
     if (v.rules.board_size == 8) {
-      EXPECT_TRUE(is_compiled(v.rules.without_forced_capture())) << v.name;
+      // Every 8x8 variant has the house rule but poddavki, whose game is compulsory capture.
+      EXPECT_EQ(is_compiled(v.rules.without_forced_capture()), v.name != "poddavki") << v.name;
     }
 }
 

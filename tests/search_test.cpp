@@ -76,8 +76,8 @@ struct VariantAt {
   static constexpr std::string_view kName = kVariants[I].name;
 };
 using AllVariants = ::testing::Types<VariantAt<0>, VariantAt<1>, VariantAt<2>, VariantAt<3>, VariantAt<4>,
-                                     VariantAt<5>, VariantAt<6>>;
-static_assert(kVariantCount == 7, "add the new variant to AllVariants");
+                                     VariantAt<5>, VariantAt<6>, VariantAt<7>>;
+static_assert(kVariantCount == 8, "add the new variant to AllVariants");
 
 template <class V>
 class SearchTest : public ::testing::Test {};
@@ -98,6 +98,7 @@ TYPED_TEST_SUITE(SearchTest, AllVariants);
 // horizon searches the forced captures); asked at depths 3 and 1.
 TYPED_TEST(SearchTest, FindsTheShotThatWinsInThreePlies) {
   constexpr RuleSet R = TypeParam::kRules;
+  if constexpr (no_move_wins(R)) return;  // poddavki's wins are the other way round: PoddavkiSearch
   using Board = BoardFor<R>;
   const bool small = R.board_size == 8;
   const auto root = parse_fen<Board>(small ? "W:W22,23,25,29:B14,15" : "W:W37,38,41,46:B27,28");
@@ -132,7 +133,7 @@ TYPED_TEST(SearchTest, FindsTheShotThatWinsInThreePlies) {
 TYPED_TEST(SearchTest, CapturingTheLastPieceIsAWinInOne) {
   constexpr RuleSet R = TypeParam::kRules;
   using Board = BoardFor<R>;
-  if constexpr (R.board_size == 8 && R.men_capture_kings) {
+  if constexpr (R.board_size == 8 && R.men_capture_kings && !no_move_wins(R)) {
     const auto root = parse_fen<Board>("W:W22:BK18");
     auto searcher = make_searcher<R>();
     const auto result = searcher.search(root, depth_limit(2));
@@ -140,6 +141,29 @@ TYPED_TEST(SearchTest, CapturingTheLastPieceIsAWinInOne) {
     EXPECT_EQ(numeric<R>(root, *result.best_move), "22x15");
     EXPECT_EQ(result.score, kWinScore - 1);
   }
+}
+
+// Poddavki: the side left without a move wins.  White's man c3 (22) against
+// Black's e5 (15): c3-d4 (22-18) forces e5:c3 and leaves White without a
+// piece, a win in 2 plies; in russian the same move loses the man.  And the
+// forced c3:e5 against d4 (W:W22:B18) gives Black the win.
+TEST(PoddavkiSearch, GivesAwayTheLastPieceAndAvoidsTakingTheOpponentsLast) {
+  constexpr RuleSet R = test::variant_rules("poddavki");
+  auto searcher = make_searcher<R>();
+  const auto root = parse_fen<Board8>("W:W22:B15");
+  const auto result = searcher.search(root, depth_limit(4));
+  ASSERT_TRUE(result.best_move);
+  EXPECT_EQ(numeric<R>(root, *result.best_move), "22-18");
+  EXPECT_EQ(result.score, kWinScore - 2);
+  auto forced = make_searcher<R>();
+  const auto lost = forced.search(parse_fen<Board8>("W:W22:B18"), depth_limit(3));
+  EXPECT_EQ(lost.score, -(kWinScore - 1));
+  EXPECT_EQ(format_score(lost.score), "loss 1");
+
+  constexpr RuleSet kRussianRules = test::variant_rules("russian");
+  auto russian = make_searcher<kRussianRules>();
+  const auto won = russian.search(parse_fen<Board8>("W:W22:B18"), depth_limit(3));
+  EXPECT_EQ(won.score, kWinScore - 1);
 }
 
 TYPED_TEST(SearchTest, NoLegalMoveMeansNoBestMove) {

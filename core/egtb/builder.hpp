@@ -4,7 +4,7 @@
 // pieces and a crowning to fewer men, both built before.  A slice and its
 // colour swap are built together, since every quiet move leads from one to
 // the other.  For each position of the pair:
-//  1. from its moves: no move is a loss; a capture or a crowning that leaves
+//  1. from its moves: no move is a loss (a win in poddavki); a capture or a crowning that leaves
 //     the opponent lost is a win (looked up in the finished tables); a
 //     capture or crowning to a draw is a "draw exit"; the quiet moves that
 //     stay in the pair are counted;
@@ -162,8 +162,10 @@ class PairBuilder {
         w.moves_left[i] = static_cast<std::uint8_t>(counted);
         if (win || (counted == 0 && !draw_exit)) {
           // A win by a capture or crowning, or a loss whose every move is
-          // one: a ply from the conversion.  No move at all: the end, now.
-          w.state[i] = static_cast<std::uint8_t>(win ? Wdl::Win : Wdl::Loss);
+          // one: a ply from the conversion.  No move at all: the end, now
+          // (a loss, or in poddavki a win).
+          const Wdl value = win ? Wdl::Win : moves.empty() ? no_move_value(no_move_wins(R)) : Wdl::Loss;
+          w.state[i] = static_cast<std::uint8_t>(value);
           const int d = moves.empty() ? 0 : 1;
           w.distance[i] = static_cast<std::uint8_t>(d);
           decided[d].push_back({static_cast<std::uint32_t>(s), i});

@@ -33,6 +33,10 @@ inline constexpr int kFarDistance = 255;
 // The value for the other side.
 constexpr Wdl negate(Wdl v) { return v == Wdl::Win ? Wdl::Loss : v == Wdl::Loss ? Wdl::Win : v; }
 
+// The value of a position whose side to move has no legal move: a loss, a
+// win in poddavki (pass no_move_wins(rules)).
+constexpr Wdl no_move_value(bool no_move_wins) { return no_move_wins ? Wdl::Win : Wdl::Loss; }
+
 struct Material {
   int own_men = 0, own_kings = 0, other_men = 0, other_kings = 0;
 

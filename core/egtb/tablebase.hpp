@@ -102,8 +102,10 @@ class Tablebase {
   // The value and the distance; nothing when no table holds the position.
   std::optional<Entry> probe_entry(const Pos& p) const {
     const auto own = p.of(p.side);
-    if (own == 0) return Entry{Wdl::Loss, 0};
-    if (own == p.occupied()) return Entry{Wdl::Win, 0};
+    // No pieces: no move (lost, won in poddavki).  The opponent without
+    // pieces had no move on its turn already: the other way round.
+    if (own == 0) return Entry{no_move_value(no_move_wins(R)), 0};
+    if (own == p.occupied()) return Entry{negate(no_move_value(no_move_wins(R))), 0};
     if (popcount(p.occupied()) > largest_) return std::nullopt;
     const Pos q = p.side == Color::White ? p : p.flipped();
     const auto& s = slot(material_of(q));

@@ -1,7 +1,7 @@
 // The tables checked against themselves: every position's value and
 // distance re-derived from its successors' (win if a move reaches a position
-// lost for the opponent, loss if none is left or every move reaches a won
-// one, draw otherwise) must be the stored ones, and every hole of the index
+// lost for the opponent, loss if every move reaches a won one, no move at
+// all a loss or in poddavki a win, draw otherwise) must be the stored ones, and every hole of the index
 // must hold 0.
 #pragma once
 
@@ -28,6 +28,7 @@ template <RuleSet R>
 typename Tablebase<R>::Entry entry_from_successors(const Tablebase<R>& tables, const Position<BoardFor<R>>& p) {
   MoveList<BoardFor<R>> moves;
   MoveGenerator<R>::generate(p, moves);
+  if (moves.empty()) return {no_move_value(no_move_wins(R)), 0};
   bool all_won = true;
   int nearest_win = kFarDistance, farthest_loss = 0;
   bool win = false;

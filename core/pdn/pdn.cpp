@@ -33,6 +33,8 @@ std::string pdn_tag_section(const Variant& variant, const PdnTags& tags, std::st
   std::string out = tag("Event", tags.event) + tag("Site", tags.site) + tag("Date", tags.date) +
                     tag("Round", tags.round) + tag("White", tags.white) + tag("Black", tags.black) +
                     tag("Result", result) + tag("GameType", std::to_string(variant.pdn_game_type));
+  // A variant without a GameType of its own (poddavki) is named by a private tag.
+  if (variant_of_pdn_game_type(variant.pdn_game_type) != &variant) out += tag("Variant", variant.name);
   if (!fen.empty()) out += tag("SetUp", "1") + tag("FEN", fen);
   for (const auto& [name, value] : tags.extra) out += tag(name, value);
   return out + "\n";

@@ -189,6 +189,26 @@ std::vector<PdnGameText> split_pdn_games(std::string_view text, std::string_view
   return Splitter(text, source).games();
 }
 
+namespace {
+
+// Several variants may share a GameType (poddavki is written as 25, Russian
+// draughts, with a private [Variant "poddavki"] tag): the tag names one
+// (case aside), else the variant the caller expects if it shares the
+// GameType, else the GameType's own.
+const Variant& sharing_variant(const PdnGameText& game, const Variant& by_number, const Variant* expected) {
+  if (const PdnTag* tag = game.tag("Variant")) {
+    std::string name;
+    for (char c : tag->value) name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const auto& v : kVariants)
+      if (v.name == name && v.pdn_game_type == by_number.pdn_game_type) return v;
+    return by_number;
+  }
+  if (expected && expected->pdn_game_type == by_number.pdn_game_type) return *expected;
+  return by_number;
+}
+
+}  // namespace
+
 const Variant& pdn_game_variant(const PdnGameText& game, const Variant* fallback, std::string_view source) {
   const PdnTag* tag = game.tag("GameType");
   const std::string where = std::string(source) + ":" + std::to_string(tag ? tag->line : game.line) + ": ";
@@ -202,7 +222,7 @@ const Variant& pdn_game_variant(const PdnGameText& game, const Variant* fallback
   const Variant* variant = nullptr;
   if (digits > 0 && digits <= 3 && (digits == value.size() || value[digits] == ','))
     variant = variant_of_pdn_game_type(std::stoi(std::string(value.substr(0, digits))));
-  if (variant) return *variant;
+  if (variant) return sharing_variant(game, *variant, fallback);
   std::string known;
   for (const auto& v : kVariants)
     known += (known.empty() ? "" : ", ") + std::to_string(v.pdn_game_type) + " " + std::string(v.name);

@@ -55,8 +55,10 @@ std::vector<PdnGameText> split_pdn_games(std::string_view text, std::string_view
 
 // The variant of a game: the one whose GameType its GameType tag names (the
 // number before any ',' of PDN 3.0's long form), or `fallback` when it has no
-// GameType tag.  Throws for a GameType dama does not play, or for no tag and
-// no fallback.
+// GameType tag.  Where variants share a GameType (poddavki writes 25), a
+// [Variant "..."] tag naming one of them decides, else `fallback` when it is
+// one of them, else the GameType's first (russian).  Throws for a GameType
+// dama does not play, or for no tag and no fallback.
 const Variant& pdn_game_variant(const PdnGameText& game, const Variant* fallback, std::string_view source);
 
 template <RuleSet R>
