@@ -7,7 +7,7 @@
 #include "commands.hpp"
 #include "dxp_player.hpp"
 #include "parallel_search.hpp"
-#include "stop_request.hpp"
+#include "stop_signal.hpp"
 
 namespace dama::cli {
 
@@ -40,7 +40,7 @@ void register_dxp(CLI::App& app) {
     eval::DxpSettings s = *settings;
     if (s.name.empty()) s.name = std::string("dama ") + DAMA_VERSION;
     if (cmd->count("--initiator") == 0) s.initiator = !s.connect.empty();
-    train::StopRequest stop;
+    StopSignal stop;
     eval::DxpControl control;
     control.stop = stop.flag();
     control.on_note = [](const std::string& text) {

@@ -11,7 +11,7 @@
 #include "fen.hpp"
 #include "notation.hpp"
 #include "options.hpp"
-#include "stop_request.hpp"
+#include "stop_signal.hpp"
 
 namespace dama::cli {
 
@@ -47,7 +47,7 @@ template <RuleSet R>
 void build(const EgtbOptions& o, const ResolvedGame& game) {
   const std::string dir = table_dir(o, game);
   egtb::Tablebase<R> tables;
-  train::StopRequest stop;
+  StopSignal stop;
   const auto start = std::chrono::steady_clock::now();
   std::printf("building %s tables to %d pieces in %s, %d threads (values for the side to move)\n",
               egtb::rules_name(R).c_str(), o.pieces, dir.c_str(), thread_count(o.threads));

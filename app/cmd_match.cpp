@@ -9,10 +9,12 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include "commands.hpp"
+#include "stop_signal.hpp"
 #include "openings.hpp"
 #include "error.hpp"
 #include "match.hpp"
@@ -38,22 +40,6 @@ struct MatchOptions {
   std::size_t tt_megabytes = 16;
   std::string draw_rules = "default";
 };
-
-// The signal handlers' only state (a handler can reach nothing else): the
-// first Ctrl-C or SIGTERM stops new games, the second drops those in flight.
-std::atomic<bool> g_stop_new_games{false};
-std::atomic<bool> g_abort_games{false};
-
-void on_match_stop_signal(int) {
-  if (g_stop_new_games.exchange(true)) {
-    g_abort_games = true;
-    constexpr char message[] = "\ndama: dropping the games in flight\n";
-    [[maybe_unused]] const auto n = ::write(STDERR_FILENO, message, sizeof message - 1);
-    return;
-  }
-  constexpr char message[] = "\ndama: stopping: finishing the games in flight (again to drop them)\n";
-  [[maybe_unused]] const auto n = ::write(STDERR_FILENO, message, sizeof message - 1);
-}
 
 // "0,10,0.05,0.05" -> elo0, elo1, alpha, beta.
 eval::SprtSettings parse_sprt(const std::string& text) {
@@ -173,13 +159,14 @@ void run(const MatchOptions& options) {
   const bool terminal = ::isatty(STDERR_FILENO);
   const std::uint64_t plain_step = std::max<std::uint64_t>(2, settings.games / 10 / 2 * 2);
 
-  g_stop_new_games = false;
-  g_abort_games = false;
-  std::signal(SIGINT, on_match_stop_signal);
-  std::signal(SIGTERM, on_match_stop_signal);
+  // The first Ctrl-C or SIGTERM stops new games, the second drops those in flight.
+  std::optional<StopSignal> stop(std::in_place,
+                                 StopSignalOptions{SecondSignal::Counted,
+                                                   "\ndama: stopping: finishing the games in flight (again to drop them)\n",
+                                                   "\ndama: dropping the games in flight\n"});
   eval::MatchControl control;
-  control.stop_new_games = &g_stop_new_games;
-  control.abort_games = &g_abort_games;
+  control.stop_new_games = stop->flag();
+  control.abort_games = stop->second_flag();
   control.on_note = [](const std::string& note) { std::cerr << "dama: " << note << "\n"; };
   control.on_game = [&](const eval::MatchTotals& t, const eval::GameRecord&) {
     if (terminal)
@@ -188,8 +175,7 @@ void run(const MatchOptions& options) {
       std::cerr << progress_line(t, settings.games) << "\n";
   };
   const eval::MatchOutcome outcome = eval::run_match(settings, control);
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
+  stop.reset();
   if (terminal && outcome.games_played > 0) std::cerr << "\n";
 
   print_table(std::cout, settings, outcome);

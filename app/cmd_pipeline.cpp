@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "stop_signal.hpp"
 #include "error.hpp"
 #include "pipeline.hpp"
 
@@ -20,17 +21,6 @@ extern char** environ;
 namespace dama::cli {
 
 namespace {
-
-// Signal state: whether to stop, and the step running now (to pass SIGTERM on;
-// Ctrl-C reaches it directly, through the terminal's process group).
-std::atomic<int> g_pipeline_stop{0};
-std::atomic<pid_t> g_running_step{0};
-
-void on_pipeline_signal(int signal_number) {
-  g_pipeline_stop.fetch_add(1);
-  const pid_t child = g_running_step.load();
-  if (child > 0 && signal_number == SIGTERM) ::kill(child, SIGTERM);
-}
 
 std::string self_path() {
   std::error_code error;
@@ -54,11 +44,12 @@ int run_child(const std::vector<std::string>& args, const std::string& log) {
   const int status = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (status != 0) throw Error("cannot start " + program + " for " + args.front());
-  g_running_step = pid;
+  // SIGTERM goes on to the step (Ctrl-C reaches it through the terminal's process group).
+  StopSignal::forward_terminate_to(pid);
   int wait_status = 0;
   while (::waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
   }
-  g_running_step = 0;
+  StopSignal::forward_terminate_to(0);
   if (WIFEXITED(wait_status)) return WEXITSTATUS(wait_status);
   return 128 + WTERMSIG(wait_status);
 }
@@ -84,12 +75,11 @@ void run(const PipelineOptions& o) {
   if (o.generations > 0) c.generations = o.generations;
   if (!o.run_dir.empty()) c.run_dir = o.run_dir;
   validate(c);
-  std::signal(SIGINT, on_pipeline_signal);
-  std::signal(SIGTERM, on_pipeline_signal);
+  const StopSignal stop({SecondSignal::Counted});
   PipelineHooks hooks;
   hooks.run = run_child;
   hooks.say = [](const std::string& line) { std::cout << "pipeline: " << line << std::endl; };
-  hooks.stop_requested = [] { return g_pipeline_stop.load() > 0; };
+  hooks.stop_requested = [&stop] { return stop.requested(); };
   const PipelineOutcome outcome = run_pipeline(c, hooks);
   std::cout << "summary: " << outcome.summary << "\n";
   plot_summary(outcome.summary);

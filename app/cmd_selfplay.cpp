@@ -11,6 +11,7 @@
 
 #include "atomic_file.hpp"
 #include "commands.hpp"
+#include "stop_signal.hpp"
 #include "mpi_ranks.hpp"
 #include "selfplay.hpp"
 
@@ -27,19 +28,6 @@ struct SelfplayOptions {
   bool resume = false;
 };
 
-// The signal handler's only state: how many times the user asked to stop.
-std::atomic<int> g_stop_requests{0};
-
-void on_selfplay_stop_signal(int) {
-  if (g_stop_requests.fetch_add(1) >= 1) {
-    // A second request: leave now.  Every file on disk is whole already.
-    constexpr char message[] = "\ndama: stopped at once; resume with --resume\n";
-    [[maybe_unused]] const auto n = ::write(STDERR_FILENO, message, sizeof message - 1);
-    std::_Exit(130);
-  }
-  constexpr char message[] = "\ndama: stopping: finishing the games in flight (again to stop at once)\n";
-  [[maybe_unused]] const auto n = ::write(STDERR_FILENO, message, sizeof message - 1);
-}
 
 std::string duration(double seconds) {
   const long s = static_cast<long>(seconds);
@@ -86,12 +74,14 @@ void run(const SelfplayOptions& options) {
   check_can_write(config.out, "--out");  // now, not at the first checkpoint
   if (ranks.rank == 0) std::cout << "# effective config\n" << to_toml(config) << std::flush;
 
-  std::signal(SIGINT, on_selfplay_stop_signal);
-  std::signal(SIGTERM, on_selfplay_stop_signal);
+  // A second signal leaves at once: every file on disk is whole already.
+  const StopSignal stop({SecondSignal::ExitsNow,
+                         "\ndama: stopping: finishing the games in flight (again to stop at once)\n",
+                         "\ndama: stopped at once; resume with --resume\n"});
   const bool terminal = ::isatty(STDERR_FILENO) && ranks.size == 1;
   auto last_plain = std::make_shared<double>(-1e9);
   SelfplayHooks hooks;
-  hooks.stop = &g_stop_requests;
+  hooks.stop = stop.counter();
   hooks.stride = ranks.size;
   hooks.offset = ranks.rank;
   hooks.log = [](const std::string& line) { std::cerr << "dama: " << line << "\n"; };

@@ -28,7 +28,7 @@
 #include "sample_source.hpp"
 #include "samples.hpp"
 #include "split.hpp"
-#include "stop_request.hpp"
+#include "stop_signal.hpp"
 #include "trainer.hpp"
 #include "training_log.hpp"
 #include "utc_time.hpp"
@@ -188,7 +188,7 @@ void run_epochs(const TuneOptions& o, const train::TrainSettings& settings, trai
   const std::string checkpoint = o.out + ".checkpoint";
   std::optional<train::TrainingLog> log;
   if (!o.log.empty()) log.emplace(o.log, o.resume, state.epoch);
-  const train::StopRequest stop;
+  const StopSignal stop;
   auto after_epoch = [&](const train::EpochReport& r, const train::TrainerState& s) {
     print_epoch(r);
     if (log) log->write(r);

@@ -815,6 +815,7 @@ TEST_F(MatchRun, CommandLineInterruptAndResume) {
                                             [&] { return game_lines(journal).size() >= 4; });
   ASSERT_TRUE(first.interrupted) << first;
   ASSERT_EQ(first.exit_code, 130) << "finished before the interruption? " << first;
+  EXPECT_THAT(first.err, HasSubstr("dama: stopping: finishing the games in flight"));  // the handler's own line
   EXPECT_THAT(first.err, HasSubstr("continue with:"));
   EXPECT_THAT(first.err, HasSubstr("--resume"));
   EXPECT_THAT(first.out, HasSubstr("stop         interrupted"));
