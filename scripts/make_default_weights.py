@@ -1,5 +1,5 @@
-#!/usr/bin/env python3
-"""Writes the hand-set default weights, configs/weights/<variant>.json.
+#!/usr/bin/python3
+"""Writes the hand-set default weights, configs/weights/<variant>.json (poddavki: configs/weights/handset/).
 
 The feature names and the schema hash come from the program itself
 (`dama eval --features`), the kind of kings from `dama variants`, so the files
@@ -111,7 +111,11 @@ def main():
         weights = [(f, rules.get(f, (0, 0))) for f in names]
         metadata = {"source": "hand-set defaults", "date": args.date, "generator": "scripts/make_default_weights.py",
                     "note": "piece-square tables are 0: the tuner's job"}
-        path = pathlib.Path(args.out) / f"{name}.json"
+        # poddavki ships the weights its pipeline tuned from this start: the
+        # start goes beside them, to handset/ (docs/rules-russian-family.md).
+        folder = pathlib.Path(args.out) / ("handset" if giveaway else "")
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{name}.json"
         path.write_text(render(name, schema, weights, metadata))
         print(f"wrote {path} ({len(names)} features, schema {schema})")
 
