@@ -27,14 +27,16 @@ struct BenchPositions {
   std::array<std::string_view, 6> fens;  // "" stands for the start position
 };
 
+constexpr std::array<std::string_view, 6> kRussianPositions = {
+    "",
+    "W:W13,21,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,7,8,12,19",  // seed 1000, 8 plies
+    "W:W21,23,25,26,28,29,30:B1,2,3,4,5,7,8,15",                 // seed 2000, 16 plies
+    "W:W19,20,21,22,24,29,30,31,32:B1,3,5,8,9,12,14",            // seed 3001, 24 plies
+    "W:W12,22,23,28,29,30:B2,3,4,8,10,13,21",                    // seed 4002, 32 plies
+    "W:W17,19,27,30:B4,6,K32"};                                  // seed 5000, 44 plies
+
 constexpr BenchPositions kBenchPositions[] = {
-    {"russian",
-     {"",
-      "W:W13,21,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,7,8,12,19",  // seed 1000, 8 plies
-      "W:W21,23,25,26,28,29,30:B1,2,3,4,5,7,8,15",                 // seed 2000, 16 plies
-      "W:W19,20,21,22,24,29,30,31,32:B1,3,5,8,9,12,14",            // seed 3001, 24 plies
-      "W:W12,22,23,28,29,30:B2,3,4,8,10,13,21",                    // seed 4002, 32 plies
-      "W:W17,19,27,30:B4,6,K32"}},                                 // seed 5000, 44 plies
+    {"russian", kRussianPositions},
     {"czech",
      {"",
       "W:W21,23,25,26,27,28,29,30,31,32:B2,3,4,5,7,8,9,10,12,16",  // seed 1000, 8 plies
@@ -83,13 +85,7 @@ constexpr BenchPositions kBenchPositions[] = {
       // seed 5002, 44 plies
       "W:W26,31,33,35,38,40,41,43,44,45,47,49,50:B1,2,3,4,5,6,9,10,14,16,17,19,20"}},
     // poddavki moves as russian does, so the same seeds reach the same positions.
-    {"poddavki",
-     {"",
-      "W:W13,21,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,7,8,12,19",  // seed 1000, 8 plies
-      "W:W21,23,25,26,28,29,30:B1,2,3,4,5,7,8,15",                 // seed 2000, 16 plies
-      "W:W19,20,21,22,24,29,30,31,32:B1,3,5,8,9,12,14",            // seed 3001, 24 plies
-      "W:W12,22,23,28,29,30:B2,3,4,8,10,13,21",                    // seed 4002, 32 plies
-      "W:W17,19,27,30:B4,6,K32"}},                                 // seed 5000, 44 plies
+    {"poddavki", kRussianPositions},
 };
 static_assert(std::size(kBenchPositions) == kVariantCount, "bench positions for every variant");
 
