@@ -151,9 +151,11 @@ class Referee {
       child.play(m);
       Score s;
       if (child.over()) {
-        // Over after our move: a draw, or won by the mover (lost instead in
-        // poddavki, where the side left without a move wins).
-        s = child.result().outcome == Outcome::Draw ? 0 : no_move_wins(R) ? -(kWinScore - 1) : kWinScore - 1;
+        // Over after our move: a draw, or won by the side the game names
+        // (the mover, except in poddavki), one ply from here.
+        const Outcome outcome = child.result().outcome;
+        const Color winner = outcome == Outcome::FirstPlayerWins ? R.first_player : ~R.first_player;
+        s = outcome == Outcome::Draw ? 0 : winner == game.position().side ? kWinScore - 1 : -(kWinScore - 1);
       } else {
         s = -engines_[player].search(child, child_limits).score;
       }
