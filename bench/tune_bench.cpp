@@ -1,7 +1,9 @@
 // Google Benchmark: the tuner's gradient pass (train/model.hpp mean_loss with
-// a gradient) over positions from random play, full batch, on one OpenMP
-// thread and on all of them.  Counters: positions/s, terms per position, and
-// bytes per position of the compact sample form.
+// a gradient) over positions from random play, on one OpenMP thread and on
+// all of them, for the linear and the pattern model, visiting the samples in
+// stored order (a full-batch pass) or shuffled (a mini-batch epoch's order,
+// where every sample is a cache miss away).  Counters: positions/s, terms
+// per position, and bytes per position of the compact sample form.
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
@@ -10,6 +12,7 @@
 
 #include "dataset.hpp"
 #include "model.hpp"
+#include "random.hpp"
 #include "movegen.hpp"
 #include "samples.hpp"
 #include "weights.hpp"
@@ -55,15 +58,20 @@ std::vector<PositionRow> random_play_rows(std::size_t count, int max_plies) {
 template <RuleSet R>
 void gradient_pass(benchmark::State& state, const char* variant_name) {
   const Variant& variant = find_variant(variant_name);
-  const auto rows = random_play_rows<R>(1 << 19, static_cast<int>(state.range(1)));
-  const train::SampleSet samples = train::make_samples(rows, variant);
-  const Weights w = default_weights(variant);
+  const auto model_kind = state.range(2) == 0 ? EvalModel::Linear : EvalModel::Patterns;
+  const auto rows = random_play_rows<R>(1 << 20, static_cast<int>(state.range(1)));
+  const train::SampleSet samples = train::make_samples(rows, variant, model_kind);
+  const Weights w = default_weights(variant, model_kind);
   Eigen::VectorXd weights(static_cast<Eigen::Index>(w.values.size()));
   for (std::size_t i = 0; i < w.values.size(); ++i) weights[static_cast<Eigen::Index>(i)] = w.values[i];
   const train::Model model{1.0, 0.5, train::LossKind::CrossEntropy};
   const std::vector<float> targets = train::targets_of(samples, model);
   std::vector<std::uint32_t> all(samples.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::uint32_t>(i);
+  if (state.range(3) == 1) {
+    train::SplitMix64 random(7);
+    for (std::size_t i = all.size(); i > 1; --i) std::swap(all[i - 1], all[random.below(i)]);
+  }
   const int threads = state.range(0) == 0 ? omp_get_num_procs() : static_cast<int>(state.range(0));
   omp_set_num_threads(threads);
   Eigen::VectorXd gradient;
@@ -83,11 +91,12 @@ constexpr RuleSet kInternational = kVariants[kVariantCount - 1].rules;
 void russian(benchmark::State& state) { gradient_pass<kRussian>(state, "russian"); }
 void international(benchmark::State& state) { gradient_pass<kInternational>(state, "international"); }
 
-// Args: OpenMP threads (0: every core), the plies of each random game sampled.
-BENCHMARK(russian)->Name("gradient_pass/russian")->ArgNames({"threads", "plies"})
-    ->ArgsProduct({{1, 0}, {150, 30}})->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(international)->Name("gradient_pass/international")->ArgNames({"threads", "plies"})
-    ->ArgsProduct({{1, 0}, {150, 40}})->Unit(benchmark::kMillisecond)->UseRealTime();
+// Args: OpenMP threads (0: every core), the plies of each random game sampled,
+// the model (0 linear, 1 patterns), the order (0 stored, 1 shuffled).
+BENCHMARK(russian)->Name("gradient_pass/russian")->ArgNames({"threads", "plies", "patterns", "shuffled"})
+    ->ArgsProduct({{1, 0}, {150, 30}, {0, 1}, {0, 1}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(international)->Name("gradient_pass/international")->ArgNames({"threads", "plies", "patterns", "shuffled"})
+    ->ArgsProduct({{1, 0}, {150, 40}, {0, 1}, {0, 1}})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

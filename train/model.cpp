@@ -41,6 +41,51 @@ constexpr std::size_t kWindowChunks = 64;
   return eval;
 }
 
+// A mini-batch visits its samples in shuffled order, from anywhere in data
+// that fills hundreds of megabytes: each sample's offsets, terms and target
+// are cache misses, and waiting for them, not the arithmetic, set the speed.
+// So a pass asks for them ahead of use, in two stages (a sample's terms can
+// only be found once its offset has arrived).  Prefetching changes nothing
+// in what is summed or in which order: the sums stay bit for bit the same.
+constexpr std::size_t kOffsetsAhead = 16;  // samples ahead whose offset and target are fetched
+constexpr std::size_t kTermsAhead = 8;     // samples ahead whose terms are fetched
+constexpr std::uint32_t kTermsPerLine = 64 / sizeof(std::uint32_t);
+
+class SamplePrefetcher {
+ public:
+  SamplePrefetcher(Selection which, const std::uint32_t* offsets, const std::uint32_t* indices,
+                   const float* coefficients, const float* targets)
+      : which_(which), offsets_(offsets), indices_(indices), coefficients_(coefficients), targets_(targets) {}
+
+  // Call before summing which[t].
+  [[gnu::always_inline]] void before(std::size_t t) const {
+    if (t + kOffsetsAhead < which_.size()) {
+      const std::uint32_t i = which_[t + kOffsetsAhead];
+      __builtin_prefetch(offsets_ + i);
+      __builtin_prefetch(targets_ + i);
+    }
+    if (t + kTermsAhead < which_.size()) {
+      const std::uint32_t i = which_[t + kTermsAhead];
+      const std::uint32_t first = offsets_[i], last = offsets_[i + 1];
+      for (std::uint32_t j = first; j < last; j += kTermsPerLine) {
+        __builtin_prefetch(indices_ + j);
+        __builtin_prefetch(coefficients_ + j);
+      }
+      if (last > first) {  // the last line, when the terms do not start on one
+        __builtin_prefetch(indices_ + last - 1);
+        __builtin_prefetch(coefficients_ + last - 1);
+      }
+    }
+  }
+
+ private:
+  Selection which_;
+  const std::uint32_t* offsets_;
+  const std::uint32_t* indices_;
+  const float* coefficients_;
+  const float* targets_;
+};
+
 }  // namespace
 
 std::size_t LossSum::chunk_samples_for(Eigen::Index weights) {
@@ -122,11 +167,14 @@ void LossSum::sum_into(Chunk& chunk, const SampleSet& samples, std::span<const f
   const std::uint32_t* indices = samples.indices.data();
   const float* coefficients = samples.coefficients.data();
   const double* weights = w_.data();
+  const SamplePrefetcher prefetcher(which, offsets, indices, coefficients, targets.data());
   if (scales_.size() == 1) {
     const double scale = scales_[0];
     double* g = with_gradient_ ? chunk.gradient.data() : nullptr;
     double loss = chunk.losses[0];
-    for (const std::uint32_t i : which) {
+    for (std::size_t t = 0; t < which.size(); ++t) {
+      prefetcher.before(t);
+      const std::uint32_t i = which[t];
       const std::uint32_t first = offsets[i], last = offsets[i + 1];
       const LossSlope ls = loss_and_slope(loss_, scale, eval_of(first, last, indices, coefficients, weights), targets[i]);
       loss += ls.loss;
@@ -135,7 +183,9 @@ void LossSum::sum_into(Chunk& chunk, const SampleSet& samples, std::span<const f
     }
     chunk.losses[0] = loss;
   } else {
-    for (const std::uint32_t i : which) {
+    for (std::size_t t = 0; t < which.size(); ++t) {
+      prefetcher.before(t);
+      const std::uint32_t i = which[t];
       const double eval = eval_of(offsets[i], offsets[i + 1], indices, coefficients, weights);
       for (std::size_t s = 0; s < scales_.size(); ++s)
         chunk.losses[s] += loss_and_slope(loss_, scales_[s], eval, targets[i]).loss;
