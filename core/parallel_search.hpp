@@ -4,8 +4,11 @@
 // main thread's search goes deeper in the same time.  Helpers of odd index
 // search one ply deeper than their iteration count, which spreads the
 // threads over two depths instead of letting them repeat each other's work.
-// Only the main thread keeps the clock, reports iterations and gives the
-// result; the helpers stop when it is done.
+// Only the main thread keeps the clock and reports iterations; the helpers
+// stop when it is done.  The result is the main thread's, or with the
+// deepest-thread switch that of the thread whose last completed iteration
+// went deepest (a helper one ply ahead often finishes an iteration the main
+// thread had no time for).
 //
 // With one thread it is exactly a Searcher (same moves, same node counts):
 // self-play and the tuner's data use one thread per game and stay
@@ -83,14 +86,42 @@ class ParallelSearcher {
     Result result = threads_[0]->search(game, limits, on_iteration);
     helpers_stop = true;
     for (auto& h : helpers) h.join();
+    std::uint64_t nodes = result.nodes, table_hits = result.table_hits;
     for (std::size_t i = 1; i < threads_.size(); ++i) {
-      result.nodes += helper_results[i].nodes;
-      result.table_hits += helper_results[i].table_hits;
+      nodes += helper_results[i].nodes;
+      table_hits += helper_results[i].table_hits;
     }
+    if (options().deepest_thread) {
+      Result& chosen = deepest(result, helper_results);
+      if (&chosen != &result) {
+        const double seconds = result.seconds;
+        result = std::move(chosen);
+        result.seconds = seconds;
+      }
+    }
+    result.nodes = nodes;
+    result.table_hits = table_hits;
     return result;
   }
 
  private:
+  // The result whose completed iteration searched the most plies (the main
+  // thread's on a tie); its depth is then the plies it searched.
+  Result& deepest(Result& main, std::vector<Result>& helpers) const {
+    Result* best = &main;
+    int best_plies = main.depth;
+    for (std::size_t i = 1; i < helpers.size(); ++i) {
+      if (helpers[i].depth == 0 || !helpers[i].best_move) continue;
+      const int plies = helpers[i].depth + threads_[i]->depth_offset();
+      if (plies > best_plies) {
+        best = &helpers[i];
+        best_plies = plies;
+      }
+    }
+    best->depth = best_plies;
+    return *best;
+  }
+
   // Every thread holds the same options; the main thread's stand for all.
   const SearchOptions& options_of_main() const { return threads_.front()->options(); }
 

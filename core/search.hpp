@@ -109,6 +109,8 @@ struct SearchOptions {
   bool history_malus = true;      // quiet moves that failed before a cutoff lose history
   bool probcut = true;            // a shallow search far above beta stands for the full one
   bool history_reductions = false;  // late moves with a bad history are reduced a ply more (undecided: off)
+  bool deeper_reductions = false;   // late moves reduced by the steeper table (kDeepReductions; undecided: off)
+  bool deepest_thread = false;      // parallel search: the move of the thread that completed the deepest search
 };
 
 // The switches by name, for the front ends (Hub parameters, `dama search`
@@ -125,6 +127,9 @@ inline constexpr SearchSwitch kSearchSwitches[] = {
     {"history-malus", &SearchOptions::history_malus, "quiet moves tried before a cutoff lose history"},
     {"probcut", &SearchOptions::probcut, "a shallow search well above beta cuts the node (ProbCut)"},
     {"history-reductions", &SearchOptions::history_reductions, "late moves with a losing history reduced a ply more"},
+    {"deeper-reductions", &SearchOptions::deeper_reductions, "late moves reduced about a third more"},
+    {"deepest-thread", &SearchOptions::deepest_thread,
+     "with several threads, play the move of the one that completed the deepest search"},
 };
 
 // One completed iteration.
@@ -212,6 +217,7 @@ class Searcher {
   // A helper thread of a parallel search searches this many plies deeper
   // than the iteration count, so that the threads spread over two depths.
   void set_depth_offset(int plies) { depth_offset_ = plies; }
+  int depth_offset() const { return depth_offset_; }
 
   void set_options(const SearchOptions& options) { options_ = options; }
   // Endgame tables to probe (they must outlive the searcher); nullptr: none.
@@ -578,7 +584,8 @@ class Searcher {
   template <Color C>
   int late_move_reduction(const MoveT& m, int tried, int depth, bool pv_node, int ply) const {
     if (depth < 3 || tried < kFirstReducedMove || m.is_capture() || m.promotes || is_killer(m, ply)) return 0;
-    int r = kReductions[std::min(depth, kMaxDepth)][std::min(tried, kReductionMoves - 1)] - (pv_node ? 1 : 0);
+    const auto& table = options_.deeper_reductions ? kDeepReductions : kReductions;
+    int r = table[std::min(depth, kMaxDepth)][std::min(tried, kReductionMoves - 1)] - (pv_node ? 1 : 0);
     // With the malus, a negative history means the move has failed more
     // often than it has cut: one ply more.
     if (options_.history_reductions && history_[index(C)][m.from][m.to] < 0) ++r;
@@ -653,13 +660,18 @@ class Searcher {
   static constexpr int kReductionMoves = 64;
   // kReductions[depth][moves tried]: grows with the log of both, the shape
   // most alpha-beta engines settled on; the divisor sets how aggressive it is.
-  static inline const auto kReductions = [] {
-    std::array<std::array<int, kReductionMoves>, kMaxDepth + 1> table{};
+  using ReductionTable = std::array<std::array<int, kReductionMoves>, kMaxDepth + 1>;
+  static ReductionTable reduction_table(double divisor) {
+    ReductionTable table{};
     for (int d = 1; d <= kMaxDepth; ++d)
       for (int n = 1; n < kReductionMoves; ++n)
-        table[d][n] = static_cast<int>(0.75 + std::log(d) * std::log(n) / 2.25);
+        table[d][n] = static_cast<int>(0.75 + std::log(d) * std::log(n) / divisor);
     return table;
-  }();
+  }
+  static inline const ReductionTable kReductions = reduction_table(2.25);
+  // The deeper-reductions switch: a third more (Scan reaches far greater
+  // depths in the same time, issue 15); kept off until a match says so.
+  static inline const ReductionTable kDeepReductions = reduction_table(1.7);
   static constexpr int kTTMoveScore = 1 << 30;
   static constexpr int kCaptureScore = 1 << 26;
   static constexpr int kKillerScore[2] = {1 << 25, 1 << 24};

@@ -383,6 +383,7 @@ TEST(SearchOptions, EverySwitchChangesTheTreeNotTheVerdict) {
   const auto usual = by_default.search(p, depth_limit(9));
   for (const auto& sw : kSearchSwitches) {
     SCOPED_TRACE(sw.name);
+    if (std::string_view(sw.name) == "deepest-thread") continue;  // one thread: nothing to choose (tested below)
     SearchOptions options;
     const bool on_by_default = options.*sw.member;
     options.*sw.member = !on_by_default;
@@ -434,6 +435,42 @@ TEST(ParallelSearch, TwoThreadsFindTheShotAndStopTogether) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(150 + 300));
   ASSERT_TRUE(result.best_move);
   EXPECT_GE(result.depth, 3);
+}
+
+// deepest-thread: the result is the deepest completed search of any thread,
+// never shallower than what the main thread reported, and legal.  At a fixed
+// depth the helper one ply ahead may finish that extra ply first.
+TEST(ParallelSearch, DeepestThreadGivesTheDeepestCompletedSearch) {
+  constexpr RuleSet R = test::variant_rules("russian");
+  const auto p = parse_fen<Board8>("W:W19,20,21,22,24,29,30,31,32:B1,3,5,8,9,12,14");
+  ParallelSearcher<R, MaterialEvaluator<Board8>> two(MaterialEvaluator<Board8>{}, 4, 2);
+  SearchOptions options;
+  options.deepest_thread = true;
+  two.set_options(options);
+  for (int run = 0; run < 5; ++run) {
+    int reported = 0;
+    const auto fixed = two.search(Game<R>(p), depth_limit(8),
+                                  [&](const SearchInfo<Board8>& info) { reported = std::max(reported, info.depth); });
+    ASSERT_TRUE(fixed.best_move);
+    EXPECT_EQ(reported, 8);
+    EXPECT_TRUE(fixed.depth == 8 || fixed.depth == 9) << fixed.depth;
+    ASSERT_FALSE(fixed.pv.empty());
+    EXPECT_TRUE(fixed.pv.front().same_identity(*fixed.best_move));
+    MoveList<Board8> legal;
+    MoveGenerator<R>::generate(p, legal);
+    bool found = false;
+    for (int i = 0; i < legal.size(); ++i) found |= legal[i].same_identity(*fixed.best_move);
+    EXPECT_TRUE(found);
+
+    SearchLimits limits;
+    limits.movetime_ms = 60;
+    reported = 0;
+    const auto timed =
+        two.search(Game<R>(Position<Board8>::start(Color::White)), limits,
+                   [&](const SearchInfo<Board8>& info) { reported = std::max(reported, info.depth); });
+    ASSERT_TRUE(timed.best_move);
+    EXPECT_GE(timed.depth, reported);
+  }
 }
 
 TEST(SearchScores, Format) {
