@@ -29,6 +29,7 @@ struct MatchOptions {
   std::string a, b;
   std::uint64_t games = 100;
   std::string openings;
+  bool openings_by_default = false;  // openings is the variant's shipped set, not asked for
   int random_plies = 6;
   int max_imbalance = 100;
   int concurrency = 1;
@@ -64,6 +65,7 @@ eval::MatchSettings settings_of(const MatchOptions& o) {
   s.concurrency = o.concurrency;
   s.seed = o.seed;
   s.openings.file = o.openings;
+  s.openings.variant_default = o.openings_by_default;
   s.openings.random_plies = o.random_plies;
   s.openings.max_imbalance = o.max_imbalance;
   if (!o.sprt.empty()) s.sprt = parse_sprt(o.sprt);
@@ -210,7 +212,8 @@ void register_match(CLI::App& app) {
       ->capture_default_str();
   auto* openings = cmd->add_option("--openings", options->openings,
                                    "file of PDN FENs, one per line, or a PDN file of opening games (used in turn), or "
-                                   "builtin:american (the three-move ballots, american's default)");
+                                   "builtin:american (the three-move ballots, american's default), builtin:russian (the FMJD drawing table, "
+                                   "russian's default)");
   auto* random =
       cmd->add_option("--random-plies", options->random_plies, "random openings: this many random plies from the start")
           ->capture_default_str();
@@ -239,9 +242,7 @@ void register_match(CLI::App& app) {
     if (o.openings.empty() && !o.no_forced_capture && cmd->count("--random-plies") == 0 &&
         cmd->count("--max-imbalance") == 0)
       o.openings = shipped_openings(find_variant(o.variant)).value_or("");
-    if (!o.openings.empty() && o.openings != options->openings)
-      std::fprintf(stderr, "openings: %s (the variant's standard set; --random-plies N for random ones)\n",
-                   o.openings.c_str());
+    o.openings_by_default = !o.openings.empty() && o.openings != options->openings;
     run(o);
   });
 }

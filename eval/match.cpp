@@ -389,6 +389,10 @@ MatchOutcome run_match(const MatchSettings& settings, const MatchControl& contro
     MatchJournal journal(settings.journal, settings.pdn_out, identity_of(settings, players, openings), settings.resume,
                          settings.games);
     if (control.on_note) {
+      // Only now, with every input checked: bad input gets its one line alone.
+      if (settings.openings.variant_default)
+        control.on_note("openings: " + settings.openings.file +
+                        " (the variant's standard set; --random-plies N for random ones)");
       if (journal.resumed())
         control.on_note("resuming from " + settings.journal + ": " + std::to_string(journal.finished().size()) +
                         " of " + std::to_string(settings.games) + " games already played");

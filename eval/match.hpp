@@ -38,6 +38,7 @@ struct OpeningSettings {
   std::string file;           // PDN FENs, one per line; empty: random openings
   int random_plies = 6;       // random openings: uniformly random legal moves from the start ...
   Score max_imbalance = 100;  // ... retried until the static evaluation is within this (0: any)
+  bool variant_default = false;  // `file` is the variant's shipped set, taken because none was asked for (a note says so)
 };
 
 struct MatchSettings {

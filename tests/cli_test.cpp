@@ -409,7 +409,8 @@ TEST(Cli, DxpPlaysFullGamesBetweenTwoDamaProcesses) {
   std::filesystem::remove(pdn);
 }
 
-// american's matches play the three-move ballots unless told otherwise.
+// american's matches play the three-move ballots and russian's the FMJD
+// table unless told otherwise; variants without a set play random openings.
 TEST(Cli, AmericanMatchesPlayTheThreeMoveBallotsByDefault) {
   const Outcome deck = run_dama({"match", "--variant", "american", "--a", "depth=1", "--b", "depth=1", "--games", "2"});
   ASSERT_EQ(deck.exit_code, 0) << deck;
@@ -419,7 +420,15 @@ TEST(Cli, AmericanMatchesPlayTheThreeMoveBallotsByDefault) {
   ASSERT_EQ(random.exit_code, 0) << random;
   EXPECT_THAT(random.err, Not(HasSubstr("openings:")));
   const Outcome russian = run_dama({"match", "--variant", "russian", "--a", "depth=1", "--b", "depth=1", "--games", "2"});
-  EXPECT_THAT(russian.err, Not(HasSubstr("openings:")));
+  ASSERT_EQ(russian.exit_code, 0) << russian;
+  EXPECT_THAT(russian.err, HasSubstr("openings: builtin:russian"));
+  const Outcome czech = run_dama({"match", "--variant", "czech", "--a", "depth=1", "--b", "depth=1", "--games", "2"});
+  ASSERT_EQ(czech.exit_code, 0) << czech;
+  EXPECT_THAT(czech.err, Not(HasSubstr("openings:")));
+  // Bad input gets its one line, without the note about the openings first.
+  const Outcome bad = run_dama({"match", "--variant", "russian", "--a", "depth=x", "--b", "depth=1", "--games", "2"});
+  EXPECT_EQ(bad.exit_code, 2) << bad;
+  EXPECT_THAT(bad.err, Not(HasSubstr("openings:")));
 }
 
 // dama match plays a DXP engine as a player (here another dama, listening).

@@ -615,7 +615,7 @@ TEST(ShippedOpenings, AmericanIsTheThreeMoveDeck) {
   constexpr RuleSet kAmerican = test::variant_rules("american");
   const Variant& american = find_variant("american");
   ASSERT_EQ(shipped_openings(american), std::optional<std::string>("builtin:american"));
-  EXPECT_FALSE(shipped_openings(find_variant("russian")));
+  EXPECT_FALSE(shipped_openings(find_variant("czech")));
   const OpeningsFile file = read_openings("builtin:american");
   ASSERT_EQ(file.openings.size(), 156u);
   const auto after = [&](const std::string& moves) {
@@ -636,6 +636,42 @@ TEST(ShippedOpenings, AmericanIsTheThreeMoveDeck) {
   EXPECT_FALSE(seen.count(to_fen(after("1. 9-13 21-17 2. 10-14"))));     // ACF 3, barred
   EXPECT_FALSE(seen.count(to_fen(after("1. 11-16 22-18 2. 10-15"))));    // ACF 145, barred
   EXPECT_THROW(read_openings("builtin:chess"), Error);
+}
+
+// The openings shipped for russian: the FMJD drawing table's 344 positions
+// given as moves and 14 named openings, every one legal and different.  The
+// spot checks are the table's own FENs (github.com/notzmv/lidraughts,
+// OpeningTable.scala; the numbering is dama's, 1 = b8 .. 32 = g1), so a line
+// typed wrongly into the file fails here.
+TEST(ShippedOpenings, RussianIsTheFmjdTableAndTheNamedOpenings) {
+  constexpr RuleSet kRussian = test::variant_rules("russian");
+  const Variant& russian = find_variant("russian");
+  ASSERT_EQ(shipped_openings(russian), std::optional<std::string>("builtin:russian"));
+  EXPECT_FALSE(shipped_openings(find_variant("poddavki")));  // its own game: random openings
+  const OpeningsFile file = read_openings("builtin:russian");
+  ASSERT_EQ(file.openings.size(), 358u);
+  std::map<std::string, std::string> fen_of_event;
+  std::set<std::string> seen;
+  for (const auto& line : file.openings) {
+    ASSERT_TRUE(line.game) << line.line;
+    const auto p = opening_start<kRussian>(line, russian);
+    MoveList<Board8> moves;
+    MoveGenerator<kRussian>::generate(p, moves);
+    EXPECT_FALSE(moves.empty()) << line.line;
+    EXPECT_TRUE(seen.insert(to_fen(p)).second) << "opening at line " << line.line << " twice";
+    const PdnTag* event = line.game->tag("Event");
+    ASSERT_TRUE(event) << line.line;
+    fen_of_event[event->value] = to_fen(p);
+  }
+  const auto table = [&](const std::string& number) {
+    const auto it = fen_of_event.find("FMJD drawing table 64, " + number);
+    return it == fen_of_event.end() ? std::string("(missing)") : it->second;
+  };
+  const auto fen = [](const char* text) { return to_fen(parse_fen<Board8>(text)); };
+  EXPECT_EQ(table("1-I"), fen("W:W17,21,22,23,24,25,26,27,28,30,31,32:B1,2,3,4,6,7,8,9,11,12,13,14"));
+  EXPECT_EQ(table("1-IV"), fen("B:W17,20,21,22,23,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,12,13,15"));
+  EXPECT_EQ(table("11-I"), fen("W:W19,20,21,22,25,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,14"));
+  EXPECT_EQ(table("46-XVI"), fen("W:W20,21,22,23,24,25,26,27,29,30,31,32:B1,2,3,4,5,6,7,8,9,11,15,16"));
 }
 
 TEST_F(MatchRun, RefusesBadOpeningsFiles) {
