@@ -47,6 +47,9 @@ constexpr std::size_t kWindowChunks = 64;
 // So a pass asks for them ahead of use, in two stages (a sample's terms can
 // only be found once its offset has arrived).  Prefetching changes nothing
 // in what is summed or in which order: the sums stay bit for bit the same.
+// A selection in ascending order (a full-batch or validation pass) is read
+// front to back, which the hardware prefetches on its own; asking as well
+// only costs there, so the prefetcher is idle for it.
 constexpr std::size_t kOffsetsAhead = 16;  // samples ahead whose offset and target are fetched
 constexpr std::size_t kTermsAhead = 8;     // samples ahead whose terms are fetched
 constexpr std::uint32_t kTermsPerLine = 64 / sizeof(std::uint32_t);
@@ -55,10 +58,16 @@ class SamplePrefetcher {
  public:
   SamplePrefetcher(Selection which, const std::uint32_t* offsets, const std::uint32_t* indices,
                    const float* coefficients, const float* targets)
-      : which_(which), offsets_(offsets), indices_(indices), coefficients_(coefficients), targets_(targets) {}
+      : which_(which),
+        scattered_(!std::is_sorted(which.begin(), which.end())),
+        offsets_(offsets),
+        indices_(indices),
+        coefficients_(coefficients),
+        targets_(targets) {}
 
   // Call before summing which[t].
   [[gnu::always_inline]] void before(std::size_t t) const {
+    if (!scattered_) return;
     if (t + kOffsetsAhead < which_.size()) {
       const std::uint32_t i = which_[t + kOffsetsAhead];
       __builtin_prefetch(offsets_ + i);
@@ -80,6 +89,7 @@ class SamplePrefetcher {
 
  private:
   Selection which_;
+  bool scattered_;  // not in ascending order: a mini-batch's shuffle
   const std::uint32_t* offsets_;
   const std::uint32_t* indices_;
   const float* coefficients_;
