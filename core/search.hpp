@@ -48,6 +48,10 @@
 // that fails high the node does, as in Scan 2.0's search (rhalbersma/scan,
 // src/search.cpp: depth * 40 / 100, margin 5 per ply on its scale).
 // Null-move pruning is not used: zugzwang decides many draughts positions.
+// Switches under test (off until a match decides): keep-history (the history
+// halved between searches, not cleared), wide-pruning (the two prunings up to
+// kWidePruningDepth plies left) and iir (a node without a table move from
+// kIirDepth plies left searched a ply shallower).
 //
 // Aspiration.  From depth kAspirationDepth on, an iteration first searches a
 // window of +-kAspirationWindow around the previous score, widened (doubled)
@@ -111,6 +115,9 @@ struct SearchOptions {
   bool history_reductions = false;  // late moves with a bad history are reduced a ply more (undecided: off)
   bool deeper_reductions = false;   // late moves reduced by the steeper table (kDeepReductions; undecided: off)
   bool deepest_thread = false;      // parallel search: the move of the thread that completed the deepest search
+  bool keep_history = false;        // the history survives from one search to the next, halved (not yet measured: off)
+  bool wide_pruning = false;        // reverse futility and late move pruning up to 5 plies left, not 3 (not yet measured: off)
+  bool iir = false;                 // a node with no table move searched a ply shallower (not yet measured: off)
 };
 
 // The switches by name, for the front ends (Hub parameters, `dama search`
@@ -130,6 +137,9 @@ inline constexpr SearchSwitch kSearchSwitches[] = {
     {"deeper-reductions", &SearchOptions::deeper_reductions, "late moves reduced about a third more"},
     {"deepest-thread", &SearchOptions::deepest_thread,
      "with several threads, play the move of the one that completed the deepest search"},
+    {"keep-history", &SearchOptions::keep_history, "the move history carried, halved, from one search to the next"},
+    {"wide-pruning", &SearchOptions::wide_pruning, "reverse futility and late move pruning up to 5 plies left"},
+    {"iir", &SearchOptions::iir, "a node without a table move searched a ply shallower (internal iterative reduction)"},
 };
 
 // One completed iteration.
@@ -287,7 +297,8 @@ class Searcher {
     best_move_changes_ = 0;
     time_factor_ = 1.0;
     if (own_tt_) tt_->new_search();
-    clear_heuristics();
+    if (options_.keep_history) age_heuristics();
+    else clear_heuristics();
     // The positions the root may repeat: those since the last irreversible move.
     const auto& hashes = game.hashes();
     const int reversible = std::min<int>(game.counters().reversible_plies, static_cast<int>(hashes.size()) - 1);
@@ -300,6 +311,16 @@ class Searcher {
     for (auto& k : killers_) k = {kNoKiller, kNoKiller};
     for (auto& side : history_)
       for (auto& from : side) from.fill(0);
+  }
+
+  // keep-history: the killers belong to the plies of the last search and
+  // go; the history of which quiet moves cut is mostly still true two plies
+  // later, and is kept at half weight so that the new search soon dominates.
+  void age_heuristics() {
+    for (auto& k : killers_) k = {kNoKiller, kNoKiller};
+    for (auto& side : history_)
+      for (auto& from : side)
+        for (int& value : from) value /= 2;
   }
 
   double elapsed_seconds() const {
@@ -487,8 +508,14 @@ class Searcher {
         if (const auto entry = tt_->probe(s.hash)) tt_move = entry->move;
     }
 
+    // Internal iterative reduction: with no move from the table the ordering
+    // is a guess, and a node this deep is searched a ply shallower rather
+    // than first searched shallow for a move to try first.
+    if (options_.iir && tt_move == kNoMoveIndex && depth >= kIirDepth) --depth;
+
     // Near the horizon in a quiet position (see the file comment).
-    const bool prunable = !pv_node && ply > 0 && depth <= kPruningDepth && !is_win_or_loss(beta) &&
+    const int pruning_depth = options_.wide_pruning ? kWidePruningDepth : kPruningDepth;
+    const bool prunable = !pv_node && ply > 0 && depth <= pruning_depth && !is_win_or_loss(beta) &&
                           !is_win_or_loss(alpha) && !has_capture(moves);
     if (prunable && options_.reverse_futility && !Gen::template has_capture<~C>(p)) {
       const Score standing = static_score(p);
@@ -649,7 +676,12 @@ class Searcher {
   // margin per ply left, and the moves searched before late ones are skipped.
   static constexpr int kPruningDepth = 3;
   static constexpr Score kFutilityMargin = 60;
-  static constexpr int kLateMoves[kPruningDepth + 1] = {0, 4, 7, 12};
+  // wide-pruning: the same two prunings up to this depth, the late-move
+  // counts growing on as the first three.
+  static constexpr int kWidePruningDepth = 5;
+  static constexpr int kLateMoves[kWidePruningDepth + 1] = {0, 4, 7, 12, 18, 25};
+  // iir: from this depth.
+  static constexpr int kIirDepth = 4;
 
   // ProbCut (probcut above): from this depth, this margin per ply.
   static constexpr int kProbCutDepth = 3;

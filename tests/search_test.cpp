@@ -28,6 +28,8 @@
 #include "search.hpp"
 #include "test_support.hpp"
 #include "tt.hpp"
+#include "variant.hpp"
+#include "weights.hpp"
 
 #ifndef DAMA_BINARY
 #error "DAMA_BINARY must name the dama program"
@@ -384,6 +386,8 @@ TEST(SearchOptions, EverySwitchChangesTheTreeNotTheVerdict) {
   for (const auto& sw : kSearchSwitches) {
     SCOPED_TRACE(sw.name);
     if (std::string_view(sw.name) == "deepest-thread") continue;  // one thread: nothing to choose (tested below)
+    if (std::string_view(sw.name) == "keep-history") continue;    // a first search has nothing to keep (tested below)
+    if (std::string_view(sw.name) == "iir") continue;             // needs a larger tree (tested below)
     SearchOptions options;
     const bool on_by_default = options.*sw.member;
     options.*sw.member = !on_by_default;
@@ -394,12 +398,54 @@ TEST(SearchOptions, EverySwitchChangesTheTreeNotTheVerdict) {
     EXPECT_NEAR(flipped.score, usual.score, 100);
     EXPECT_NE(flipped.nodes, usual.nodes);
     const std::string name = sw.name;
-    if (name == "reverse-futility" || name == "late-move-pruning" || name == "probcut") {
+    if (name == "reverse-futility" || name == "late-move-pruning" || name == "probcut" || name == "wide-pruning") {
       const auto with = on_by_default ? usual.nodes : flipped.nodes;
       const auto without = on_by_default ? flipped.nodes : usual.nodes;
       EXPECT_LT(with, without);
     }
   }
+}
+
+// iir: nodes without a table move are rare in a small tree (iterative
+// deepening leaves one almost everywhere); from the start at depth 11 some
+// are reached with the engine's evaluation, and the tree changes, not the verdict.
+TEST(SearchOptions, InternalIterativeReductionChangesTheTreeNotTheVerdict) {
+  constexpr RuleSet R = test::variant_rules("russian");
+  const Weights weights = default_weights(find_variant("russian"));
+  using Engine = Searcher<R, WeightsEvaluator<R>>;
+  const auto start = Position<Board8>::start(R.first_player);
+  Engine plain(WeightsEvaluator<R>{&weights}, 4);
+  const auto usual = plain.search(start, depth_limit(11));
+  SearchOptions options;
+  options.iir = true;
+  Engine reducing(WeightsEvaluator<R>{&weights}, 4);
+  reducing.set_options(options);
+  const auto reduced = reducing.search(start, depth_limit(11));
+  ASSERT_TRUE(reduced.best_move);
+  EXPECT_NE(reduced.nodes, usual.nodes);
+  EXPECT_NEAR(reduced.score, usual.score, 100);
+}
+
+// keep-history: a second search of the same searcher starts from the first
+// one's history, so its tree differs from that of a searcher that forgets
+// it; a fresh searcher (or one after clear()) is the plain search.
+TEST(SearchOptions, KeepHistoryCarriesTheHistoryIntoTheNextSearch) {
+  constexpr RuleSet R = test::variant_rules("russian");
+  const auto first = parse_fen<Board8>("W:W19,20,21,22,24,29,30,31,32:B1,3,5,8,9,12,14");
+  const auto second = parse_fen<Board8>("B:W18,20,21,22,24,29,30,31,32:B1,3,5,8,9,12,14");
+  SearchOptions keep;
+  keep.keep_history = true;
+  auto forgetting = make_searcher<R>();
+  auto keeping = make_searcher<R>();
+  keeping.set_options(keep);
+  EXPECT_EQ(forgetting.search(first, depth_limit(9)).nodes, keeping.search(first, depth_limit(9)).nodes);
+  const auto forgot = forgetting.search(second, depth_limit(9));
+  const auto kept = keeping.search(second, depth_limit(9));
+  EXPECT_NE(forgot.nodes, kept.nodes);
+  EXPECT_NEAR(forgot.score, kept.score, 100);
+  keeping.clear();
+  auto fresh = make_searcher<R>();
+  EXPECT_EQ(keeping.search(second, depth_limit(9)).nodes, fresh.search(second, depth_limit(9)).nodes);
 }
 
 // Lazy SMP: one thread is exactly the plain search; two share the table,

@@ -379,7 +379,7 @@ struct SmallFit {
     data = labelled_data(v, truth, 3000, 42, true_labels(1.0));
     settings.model = {1.0, 0.5, LossKind::CrossEntropy};
     settings.optimizer.kind = kind;
-    settings.optimizer.learning_rate = kind == OptimizerKind::Adam ? 1.0 : 3000.0;
+    settings.optimizer.learning_rate = kind == OptimizerKind::GradientDescent ? 3000.0 : 1.0;
     settings.optimizer.schedule = Schedule::Step;
     settings.optimizer.step_epochs = 3;
     settings.optimizer.batch_size = batch;
@@ -432,11 +432,56 @@ TEST_P(TunerResume, FromACheckpointEndsWhereAnUninterruptedFitDoes) {
 INSTANTIATE_TEST_SUITE_P(Optimisers, TunerResume,
                          ::testing::Values(std::pair{OptimizerKind::Adam, 0u}, std::pair{OptimizerKind::Adam, 256u},
                                            std::pair{OptimizerKind::GradientDescent, 0u},
-                                           std::pair{OptimizerKind::GradientDescent, 512u}),
+                                           std::pair{OptimizerKind::GradientDescent, 512u},
+                                           std::pair{OptimizerKind::LazyAdam, 256u}),
                          [](const auto& optimiser) {
-                           return std::string(optimiser.param.first == OptimizerKind::Adam ? "Adam" : "GradientDescent") +
+                           const OptimizerKind kind = optimiser.param.first;
+                           return std::string(kind == OptimizerKind::Adam              ? "Adam"
+                                              : kind == OptimizerKind::GradientDescent ? "GradientDescent"
+                                                                                       : "LazyAdam") +
                                   (optimiser.param.second ? "MiniBatch" : "FullBatch");
                          });
+
+// Lazy Adam moves only the weights the step has a gradient for: a weight
+// inactive in a step keeps its value and moments (dense Adam's momentum
+// would move it), while an active one takes exactly dense Adam's step.
+TEST(LazyAdam, TouchesOnlyTheWeightsWithAGradient) {
+  OptimizerSettings settings;
+  settings.l2 = 0.01;
+  const Eigen::VectorXd start = Eigen::VectorXd::Zero(3);
+  Eigen::VectorXd lazy = Eigen::VectorXd::Zero(3), dense = Eigen::VectorXd::Zero(3);
+  OptimizerState lazy_state, dense_state;
+  const auto dense_step = [&](Eigen::VectorXd gradient) {
+    add_regularisation(settings, dense, start, gradient);
+    optimizer_step(settings, 0.1, gradient, dense_state, dense);
+  };
+  const Eigen::VectorXd first = Eigen::Vector3d(1.0, 0.0, -2.0);
+  lazy_adam_step(settings, 0.1, first, start, lazy_state, lazy);
+  dense_step(first);
+  EXPECT_DOUBLE_EQ(lazy[0], dense[0]);
+  EXPECT_DOUBLE_EQ(lazy[2], dense[2]);
+  EXPECT_EQ(lazy[1], 0.0) << "never active";
+
+  const Eigen::VectorXd second = Eigen::Vector3d(0.0, 0.5, 0.0);
+  const Eigen::VectorXd before = lazy;
+  const Eigen::VectorXd moment1_before = lazy_state.moment1;
+  lazy_adam_step(settings, 0.1, second, start, lazy_state, lazy);
+  dense_step(second);
+  EXPECT_EQ(lazy[0], before[0]) << "inactive: not moved by its momentum nor pulled to the start";
+  EXPECT_EQ(lazy[2], before[2]);
+  EXPECT_EQ(lazy_state.moment1[0], moment1_before[0]);
+  EXPECT_NE(dense[0], before[0]) << "dense Adam's momentum moves it";
+  EXPECT_LT(lazy[1], 0.0) << "active: moved against its gradient";
+  EXPECT_EQ(lazy_state.steps, 2);
+}
+
+TEST(LazyAdam, IsAnOptimizerKindOfTheConfig) {
+  EXPECT_STREQ(optimizer_name(OptimizerKind::LazyAdam), "lazy_adam");
+  EXPECT_STREQ(optimizer_name(OptimizerKind::Adam), "adam");
+  EXPECT_STREQ(optimizer_name(OptimizerKind::GradientDescent), "gradient_descent");
+  const TrainSettings s = parse_train_config("[optimizer]\nkind = \"lazy_adam\"\n", "lazy.toml");
+  EXPECT_EQ(s.optimizer.kind, OptimizerKind::LazyAdam);
+}
 
 TEST(TunerCheckpoint, RefusesACheckpointOfAnotherRun) {
   const SmallFit fit(OptimizerKind::Adam, 256);

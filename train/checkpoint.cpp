@@ -46,7 +46,7 @@ nlohmann::json settings_json(const TrainSettings& s) {
           {"lambda", s.model.lambda},
           {"k", s.model.k},
           {"fit_k", s.fit_k},
-          {"optimizer", o.kind == OptimizerKind::Adam ? "adam" : "gradient_descent"},
+          {"optimizer", optimizer_name(o.kind)},
           {"learning_rate", o.learning_rate},
           {"schedule", static_cast<int>(o.schedule)},
           {"min_learning_rate", o.min_learning_rate},

@@ -116,7 +116,7 @@ const std::vector<Key>& keys() {
       {"model", "k", [](F f, S s) { s.model.k = f.number(1e-3, 100); }},
       {"model", "fit_k", [](F f, S s) { s.fit_k = f.boolean(); }},
       {"optimizer", "kind",
-       [](F f, S s) { s.optimizer.kind = static_cast<OptimizerKind>(f.choice({"adam", "gradient_descent"})); }},
+       [](F f, S s) { s.optimizer.kind = static_cast<OptimizerKind>(f.choice({"adam", "gradient_descent", "lazy_adam"})); }},
       {"optimizer", "learning_rate", [](F f, S s) { s.optimizer.learning_rate = f.number(0, kHuge); }},
       {"optimizer", "schedule",
        [](F f, S s) { s.optimizer.schedule = static_cast<Schedule>(f.choice({"constant", "step", "cosine"})); }},

@@ -4,7 +4,7 @@
 // typo never falls back silently to a default.
 //
 //   [model]      loss = "cross_entropy" | "mse", lambda, k, fit_k
-//   [optimizer]  kind = "adam" | "gradient_descent", learning_rate,
+//   [optimizer]  kind = "adam" | "gradient_descent" | "lazy_adam", learning_rate,
 //                schedule = "constant" | "step" | "cosine", min_learning_rate,
 //                step_epochs, step_factor, beta1, beta2, epsilon, batch_size, l2
 //   [training]   max_epochs, patience, validation_share, seed, checkpoint_every

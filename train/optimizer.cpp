@@ -5,6 +5,18 @@
 
 namespace dama::train {
 
+const char* optimizer_name(OptimizerKind kind) {
+  switch (kind) {
+    case OptimizerKind::Adam:
+      return "adam";
+    case OptimizerKind::GradientDescent:
+      return "gradient_descent";
+    case OptimizerKind::LazyAdam:
+      return "lazy_adam";
+  }
+  return "adam";
+}
+
 double learning_rate_at(const OptimizerSettings& settings, int epoch, int max_epochs) {
   switch (settings.schedule) {
     case Schedule::Constant:
@@ -43,6 +55,25 @@ void optimizer_step(const OptimizerSettings& settings, double learning_rate, con
   const double correction1 = 1 - std::pow(settings.beta1, t), correction2 = 1 - std::pow(settings.beta2, t);
   w.array() -= learning_rate * (state.moment1.array() / correction1) /
                ((state.moment2.array() / correction2).sqrt() + settings.epsilon);
+}
+
+void lazy_adam_step(const OptimizerSettings& settings, double learning_rate, const Eigen::VectorXd& gradient,
+                    const Eigen::VectorXd& start, OptimizerState& state, Eigen::VectorXd& w) {
+  ++state.steps;
+  if (state.moment1.size() != w.size()) state.moment1.setZero(w.size());
+  if (state.moment2.size() != w.size()) state.moment2.setZero(w.size());
+  const double t = static_cast<double>(state.steps);
+  const double correction1 = 1 - std::pow(settings.beta1, t), correction2 = 1 - std::pow(settings.beta2, t);
+  const double pull = 2 * settings.l2;
+  for (Eigen::Index i = 0; i < w.size(); ++i) {
+    if (gradient[i] == 0) continue;  // no sample of the batch uses this weight
+    const double g = gradient[i] + pull * (w[i] - start[i]);
+    double& m = state.moment1[i];
+    double& v = state.moment2[i];
+    m = settings.beta1 * m + (1 - settings.beta1) * g;
+    v = settings.beta2 * v + (1 - settings.beta2) * g * g;
+    w[i] -= learning_rate * (m / correction1) / (std::sqrt(v / correction2) + settings.epsilon);
+  }
 }
 
 }  // namespace dama::train

@@ -9,7 +9,9 @@
 
 namespace dama::train {
 
-enum class OptimizerKind { Adam, GradientDescent };
+// LazyAdam: Adam that touches only the weights with a gradient in the step
+// (optimizer.hpp): the one for models of millions of sparse weights.
+enum class OptimizerKind { Adam, GradientDescent, LazyAdam };
 enum class Schedule { Constant, Step, Cosine };
 
 struct OptimizerSettings {
@@ -24,7 +26,8 @@ struct OptimizerSettings {
   double step_factor = 0.5;         // ... the rate is multiplied by this
   double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;  // Adam's moment decays and guard
   std::uint32_t batch_size = 0;     // samples per step; 0: the whole training set (full batch)
-  double l2 = 0;                    // objective += l2 * |w - start|^2 (pulls toward the starting weights)
+  double l2 = 0;                    // objective += l2 * |w - start|^2 (pulls toward the starting weights;
+                                    // under lazy_adam only the weights of the step are pulled)
 };
 
 // How the data is held; not part of a run's fingerprint, since the fit is the

@@ -65,6 +65,10 @@ Evaluation evaluate(SampleSource& source, const Model& model, const Eigen::Vecto
 }
 
 void step(const TrainSettings& settings, double learning_rate, Eigen::VectorXd& gradient, TrainerState& state) {
+  if (settings.optimizer.kind == OptimizerKind::LazyAdam) {
+    lazy_adam_step(settings.optimizer, learning_rate, gradient, state.start, state.optimizer, state.weights);
+    return;
+  }
   add_regularisation(settings.optimizer, state.weights, state.start, gradient);
   optimizer_step(settings.optimizer, learning_rate, gradient, state.optimizer, state.weights);
 }
