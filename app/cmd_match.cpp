@@ -213,7 +213,8 @@ void register_match(CLI::App& app) {
   auto* openings = cmd->add_option("--openings", options->openings,
                                    "file of PDN FENs, one per line, or a PDN file of opening games (used in turn), or "
                                    "builtin:american (the three-move ballots, american's default), builtin:russian (the FMJD drawing table, "
-                                   "russian's default)");
+                                   "russian's default), builtin:international (Moby Dam's two-move ballots, international's "
+                                   "default)");
   auto* random =
       cmd->add_option("--random-plies", options->random_plies, "random openings: this many random plies from the start")
           ->capture_default_str();

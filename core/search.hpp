@@ -9,7 +9,9 @@
 // searched until a quiet position is reached.  Under the house rule (capture
 // not compulsory) the side to move may stand pat and then tries its captures.
 // A threat by the opponent is not extended: the evaluation is trusted there
-// (keeps the quiescence search small; the capture is seen one ply deeper).
+// (keeps the quiescence search small; the capture is seen one ply deeper);
+// the threat-extension switch (off, under test) searches such a position a
+// ply more instead.
 // A position with a single legal move is searched one ply deeper (forced
 // moves cost nothing to extend), but only while the path is shorter than
 // twice the iteration's depth, so chains of forced moves cannot run away.
@@ -118,6 +120,7 @@ struct SearchOptions {
   bool keep_history = false;        // the history survives from one search to the next, halved (not yet measured: off)
   bool wide_pruning = false;        // reverse futility and late move pruning up to 5 plies left, not 3 (not yet measured: off)
   bool iir = false;                 // a node with no table move searched a ply shallower (not yet measured: off)
+  bool threat_extension = false;    // at the horizon, a pending capture by the opponent: every reply searched (off)
 };
 
 // The switches by name, for the front ends (Hub parameters, `dama search`
@@ -140,6 +143,8 @@ inline constexpr SearchSwitch kSearchSwitches[] = {
     {"keep-history", &SearchOptions::keep_history, "the move history carried, halved, from one search to the next"},
     {"wide-pruning", &SearchOptions::wide_pruning, "reverse futility and late move pruning up to 5 plies left"},
     {"iir", &SearchOptions::iir, "a node without a table move searched a ply shallower (internal iterative reduction)"},
+    {"threat-extension", &SearchOptions::threat_extension,
+     "at the horizon, a position where only the opponent can capture is searched a ply more"},
 };
 
 // One completed iteration.
@@ -471,7 +476,14 @@ class Searcher {
 
   template <Color C>
   Score search(const Pos& p, const NodeState& s, int depth, Score alpha, Score beta, int ply) {
-    if (depth <= 0) return quiesce<C>(p, s, alpha, beta, ply);
+    if (depth <= 0) {
+      // threat-extension: the opponent's pending capture (a shot may start
+      // there) is the one thing the static score cannot see; every reply is
+      // searched a ply, while the path is shorter than twice the iteration.
+      if (!options_.threat_extension || ply >= 2 * root_depth_ || !threatened<C>(p))
+        return quiesce<C>(p, s, alpha, beta, ply);
+      depth = 1;
+    }
     pv_length_[ply] = 0;
     if (out_of_budget()) return 0;
     path_[history_base_ + ply] = s.hash;
@@ -594,6 +606,12 @@ class Searcher {
   bool is_killer(const MoveT& m, int ply) const {
     const std::uint16_t key = quiet_key(m);
     return key == killers_[ply][0] || key == killers_[ply][1];
+  }
+
+  // Only the opponent could capture, were it its move.
+  template <Color C>
+  static bool threatened(const Pos& p) {
+    return !Gen::template has_capture<C>(p) && Gen::template has_capture<~C>(p);
   }
 
   static bool has_capture(const List& moves) {

@@ -674,6 +674,40 @@ TEST(ShippedOpenings, RussianIsTheFmjdTableAndTheNamedOpenings) {
   EXPECT_EQ(table("46-XVI"), fen("W:W20,21,22,23,24,25,26,27,29,30,31,32:B1,2,3,4,5,6,7,8,9,11,15,16"));
 }
 
+// The openings shipped for international: Moby Dam's 79 two-move ballots
+// (its test/2-move ballots matchfile.fen, github.com/rhalbersma/mobydam),
+// written as moves; the spot checks are that file's own FENs (lines 1, 10,
+// 44 and 79), so a ballot typed wrongly into the file fails here.
+TEST(ShippedOpenings, InternationalIsMobyDamsTwoMoveBallots) {
+  constexpr RuleSet kInternational = test::variant_rules("international");
+  const Variant& international = find_variant("international");
+  ASSERT_EQ(shipped_openings(international), std::optional<std::string>("builtin:international"));
+  const OpeningsFile file = read_openings("builtin:international");
+  ASSERT_EQ(file.openings.size(), 79u);
+  std::map<std::string, std::string> fen_of_number;
+  std::set<std::string> seen;
+  for (const auto& line : file.openings) {
+    ASSERT_TRUE(line.game) << line.line;
+    const auto p = opening_start<kInternational>(line, international);
+    EXPECT_EQ(p.side, Color::White) << line.line;
+    EXPECT_TRUE(seen.insert(to_fen(p)).second) << "ballot at line " << line.line << " twice";
+    const PdnTag* event = line.game->tag("Event");
+    ASSERT_TRUE(event) << line.line;
+    const std::string& name = event->value;  // "Moby Dam 2-move ballot N: moves"
+    const auto number_at = name.find("ballot ") + 7;
+    fen_of_number[name.substr(number_at, name.find(':') - number_at)] = to_fen(p);
+  }
+  const auto fen = [](const char* text) { return to_fen(parse_fen<Board10>(text)); };
+  EXPECT_EQ(fen_of_number["1"], fen("W:W26,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:"
+                                     "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,17,18,19,20,21"));
+  EXPECT_EQ(fen_of_number["10"], fen("W:W27,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:"
+                                      "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,18,19,20,21"));
+  EXPECT_EQ(fen_of_number["44"], fen("W:W29,31,32,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:"
+                                      "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,17,18,19,20,21"));
+  EXPECT_EQ(fen_of_number["79"], fen("W:W30,31,32,33,34,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:"
+                                      "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,25"));
+}
+
 TEST_F(MatchRun, RefusesBadOpeningsFiles) {
   MatchSettings s = tiny("bad", 2);
   s.openings.file = dir_ + "bad.txt";

@@ -424,6 +424,12 @@ TEST(PdnReader, PublishedGamesReplayLegally) {
   EXPECT_THAT(results(brazilian), ElementsAre("1/2-1/2", "*"));
   EXPECT_THAT(lengths(brazilian), ElementsAre(47u, 34u));
 
+  // Spanish numbering (White's men on 1-12, the mirror-image board), leading zeros as printed.
+  const auto spanish = replay_file<kSpanish>("spanish.pdn", "spanish");
+  EXPECT_THAT(results(spanish), ElementsAre("1-0"));
+  EXPECT_THAT(lengths(spanish), ElementsAre(49u));
+
+  expect_winners_moved_last(spanish, "spanish.pdn");
   expect_winners_moved_last(american, "american.pdn");
   expect_winners_moved_last(italian, "italian.pdn");
   expect_winners_moved_last(russian, "russian.pdn");
