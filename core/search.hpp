@@ -10,7 +10,7 @@
 // not compulsory) the side to move may stand pat and then tries its captures.
 // A threat by the opponent is not extended: the evaluation is trusted there
 // (keeps the quiescence search small; the capture is seen one ply deeper);
-// the threat-extension switch (off, under test) searches such a position a
+// the threat-extension switch (measured, off) searches such a position a
 // ply more instead.
 // A position with a single legal move is searched one ply deeper (forced
 // moves cost nothing to extend), but only while the path is shorter than
@@ -50,7 +50,7 @@
 // that fails high the node does, as in Scan 2.0's search (rhalbersma/scan,
 // src/search.cpp: depth * 40 / 100, margin 5 per ply on its scale).
 // Null-move pruning is not used: zugzwang decides many draughts positions.
-// Switches under test (off until a match decides): keep-history (the history
+// Switches measured and left off (docs/performance.md): keep-history (the history
 // halved between searches, not cleared), wide-pruning (the two prunings up to
 // kWidePruningDepth plies left) and iir (a node without a table move from
 // kIirDepth plies left searched a ply shallower).
@@ -117,10 +117,10 @@ struct SearchOptions {
   bool history_reductions = false;  // late moves with a bad history are reduced a ply more (undecided: off)
   bool deeper_reductions = false;   // late moves reduced by the steeper table (kDeepReductions; undecided: off)
   bool deepest_thread = false;      // parallel search: the move of the thread that completed the deepest search
-  bool keep_history = false;        // the history survives from one search to the next, halved (not yet measured: off)
-  bool wide_pruning = false;        // reverse futility and late move pruning up to 5 plies left, not 3 (not yet measured: off)
-  bool iir = false;                 // a node with no table move searched a ply shallower (not yet measured: off)
-  bool threat_extension = false;    // at the horizon, a pending capture by the opponent: every reply searched (off)
+  bool keep_history = false;        // the history survives from one search to the next, halved (measured, no gain: off)
+  bool wide_pruning = false;        // reverse futility and late move pruning up to 5 plies left, not 3 (measured, no gain: off)
+  bool iir = false;                 // a node with no table move searched a ply shallower (measured, no gain: off)
+  bool threat_extension = false;    // at the horizon, a pending capture by the opponent: every reply searched (measured, no gain: off)
 };
 
 // The switches by name, for the front ends (Hub parameters, `dama search`
