@@ -638,6 +638,31 @@ TEST(ShippedOpenings, AmericanIsTheThreeMoveDeck) {
   EXPECT_THROW(read_openings("builtin:chess"), Error);
 }
 
+// The FEN each opening game of a shipped set leads to, by its Event tag;
+// every game has one, and no two lead to the same position.  check sees
+// each position (and the opening's line) for the set's own conditions.
+template <RuleSet R, class Check>
+std::map<std::string, std::string> fens_by_event(const OpeningsFile& file, const Variant& variant, Check check) {
+  std::map<std::string, std::string> fen_of_event;
+  std::set<std::string> seen;
+  for (const auto& line : file.openings) {
+    if (!line.game) {
+      ADD_FAILURE() << "line " << line.line << " is not a game";
+      continue;
+    }
+    const auto p = opening_start<R>(line, variant);
+    check(p, line.line);
+    EXPECT_TRUE(seen.insert(to_fen(p)).second) << "opening at line " << line.line << " twice";
+    const PdnTag* event = line.game->tag("Event");
+    if (!event) {
+      ADD_FAILURE() << "line " << line.line << " has no Event tag";
+      continue;
+    }
+    fen_of_event[event->value] = to_fen(p);
+  }
+  return fen_of_event;
+}
+
 // The openings shipped for russian: the FMJD drawing table's 344 positions
 // given as moves and 14 named openings, every one legal and different.  The
 // spot checks are the table's own FENs (github.com/notzmv/lidraughts,
@@ -650,19 +675,11 @@ TEST(ShippedOpenings, RussianIsTheFmjdTableAndTheNamedOpenings) {
   EXPECT_FALSE(shipped_openings(find_variant("poddavki")));  // its own game: random openings
   const OpeningsFile file = read_openings("builtin:russian");
   ASSERT_EQ(file.openings.size(), 358u);
-  std::map<std::string, std::string> fen_of_event;
-  std::set<std::string> seen;
-  for (const auto& line : file.openings) {
-    ASSERT_TRUE(line.game) << line.line;
-    const auto p = opening_start<kRussian>(line, russian);
+  const auto fen_of_event = fens_by_event<kRussian>(file, russian, [](const auto& p, int line) {
     MoveList<Board8> moves;
     MoveGenerator<kRussian>::generate(p, moves);
-    EXPECT_FALSE(moves.empty()) << line.line;
-    EXPECT_TRUE(seen.insert(to_fen(p)).second) << "opening at line " << line.line << " twice";
-    const PdnTag* event = line.game->tag("Event");
-    ASSERT_TRUE(event) << line.line;
-    fen_of_event[event->value] = to_fen(p);
-  }
+    EXPECT_FALSE(moves.empty()) << line;
+  });
   const auto table = [&](const std::string& number) {
     const auto it = fen_of_event.find("FMJD drawing table 64, " + number);
     return it == fen_of_event.end() ? std::string("(missing)") : it->second;
@@ -684,18 +701,12 @@ TEST(ShippedOpenings, InternationalIsMobyDamsTwoMoveBallots) {
   ASSERT_EQ(shipped_openings(international), std::optional<std::string>("builtin:international"));
   const OpeningsFile file = read_openings("builtin:international");
   ASSERT_EQ(file.openings.size(), 79u);
+  const auto fen_of_event = fens_by_event<kInternational>(
+      file, international, [](const auto& p, int line) { EXPECT_EQ(p.side, Color::White) << line; });
   std::map<std::string, std::string> fen_of_number;
-  std::set<std::string> seen;
-  for (const auto& line : file.openings) {
-    ASSERT_TRUE(line.game) << line.line;
-    const auto p = opening_start<kInternational>(line, international);
-    EXPECT_EQ(p.side, Color::White) << line.line;
-    EXPECT_TRUE(seen.insert(to_fen(p)).second) << "ballot at line " << line.line << " twice";
-    const PdnTag* event = line.game->tag("Event");
-    ASSERT_TRUE(event) << line.line;
-    const std::string& name = event->value;  // "Moby Dam 2-move ballot N: moves"
+  for (const auto& [name, fen] : fen_of_event) {  // "Moby Dam 2-move ballot N: moves"
     const auto number_at = name.find("ballot ") + 7;
-    fen_of_number[name.substr(number_at, name.find(':') - number_at)] = to_fen(p);
+    fen_of_number[name.substr(number_at, name.find(':') - number_at)] = fen;
   }
   const auto fen = [](const char* text) { return to_fen(parse_fen<Board10>(text)); };
   EXPECT_EQ(fen_of_number["1"], fen("W:W26,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:"

@@ -48,4 +48,9 @@ void optimizer_step(const OptimizerSettings& settings, double learning_rate, con
 void lazy_adam_step(const OptimizerSettings& settings, double learning_rate, const Eigen::VectorXd& gradient,
                     const Eigen::VectorXd& start, OptimizerState& state, Eigen::VectorXd& w);
 
+// The step the settings' kind takes on the objective with its L2 term:
+// gradient holds the data term (dense kinds add the regularisation to it).
+void regularised_step(const OptimizerSettings& settings, double learning_rate, Eigen::VectorXd& gradient,
+                      const Eigen::VectorXd& start, OptimizerState& state, Eigen::VectorXd& w);
+
 }  // namespace dama::train

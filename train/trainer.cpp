@@ -65,12 +65,7 @@ Evaluation evaluate(SampleSource& source, const Model& model, const Eigen::Vecto
 }
 
 void step(const TrainSettings& settings, double learning_rate, Eigen::VectorXd& gradient, TrainerState& state) {
-  if (settings.optimizer.kind == OptimizerKind::LazyAdam) {
-    lazy_adam_step(settings.optimizer, learning_rate, gradient, state.start, state.optimizer, state.weights);
-    return;
-  }
-  add_regularisation(settings.optimizer, state.weights, state.start, gradient);
-  optimizer_step(settings.optimizer, learning_rate, gradient, state.optimizer, state.weights);
+  regularised_step(settings.optimizer, learning_rate, gradient, state.start, state.optimizer, state.weights);
 }
 
 // The steps of one mini-batch epoch (see the top of trainer.hpp for the order).
