@@ -488,18 +488,21 @@ class Searcher {
     if (out_of_budget()) return 0;
     path_[history_base_ + ply] = s.hash;
 
-    List moves;
-    Gen::template generate<C>(p, moves);
-    if (moves.empty()) return no_move_score(ply);
+    // The moves are listed only after the table has had its say: a cutoff
+    // there saves the generation.  A position without a legal move is scored
+    // first whatever else holds, so the early exits before the list ask
+    // (rarely) whether there is one; a table entry exists only for a
+    // position that had moves (see the store at the end).
+    const auto blocked = [&p] { return Gen::template count<C>(p) == 0; };
     if (ply > 0) {
-      if (is_draw(s, ply)) return 0;
+      if (is_draw(s, ply)) return blocked() ? no_move_score(ply) : 0;
       // No line from here can end the game sooner than a result already found
       // (bounds that hold whichever way a position without a move is scored).
       alpha = std::max(alpha, -kWinScore + ply);
       beta = std::min(beta, kWinScore - ply - 1);
-      if (alpha >= beta) return alpha;
-      if (const auto known = table_score(p, ply)) return *known;
-      if (ply >= kMaxPly - 1) return static_score(p);
+      if (alpha >= beta) return blocked() ? no_move_score(ply) : alpha;
+      if (const auto known = table_score(p, ply)) return blocked() ? no_move_score(ply) : *known;
+      if (ply >= kMaxPly - 1) return blocked() ? no_move_score(ply) : static_score(p);
     }
 
     const bool pv_node = beta - alpha > 1;
@@ -513,6 +516,10 @@ class Searcher {
           return stored;
       }
     }
+
+    List moves;
+    Gen::template generate<C>(p, moves);
+    if (moves.empty()) return no_move_score(ply);
 
     if (options_.probcut && !pv_node && ply > 0 && depth >= kProbCutDepth && !verifying_ && !is_win_or_loss(beta)) {
       if (const auto cut = probcut<C>(p, s, depth, beta, ply)) return *cut;
