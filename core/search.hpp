@@ -493,16 +493,18 @@ class Searcher {
     // first whatever else holds, so the early exits before the list ask
     // (rarely) whether there is one; a table entry exists only for a
     // position that had moves (see the store at the end).
-    const auto blocked = [&p] { return Gen::template count<C>(p) == 0; };
+    const auto unless_blocked = [&](Score score) {
+      return Gen::template count<C>(p) == 0 ? no_move_score(ply) : score;
+    };
     if (ply > 0) {
-      if (is_draw(s, ply)) return blocked() ? no_move_score(ply) : 0;
+      if (is_draw(s, ply)) return unless_blocked(0);
       // No line from here can end the game sooner than a result already found
       // (bounds that hold whichever way a position without a move is scored).
       alpha = std::max(alpha, -kWinScore + ply);
       beta = std::min(beta, kWinScore - ply - 1);
-      if (alpha >= beta) return blocked() ? no_move_score(ply) : alpha;
-      if (const auto known = table_score(p, ply)) return blocked() ? no_move_score(ply) : *known;
-      if (ply >= kMaxPly - 1) return blocked() ? no_move_score(ply) : static_score(p);
+      if (alpha >= beta) return unless_blocked(alpha);
+      if (const auto known = table_score(p, ply)) return unless_blocked(*known);
+      if (ply >= kMaxPly - 1) return unless_blocked(static_score(p));
     }
 
     const bool pv_node = beta - alpha > 1;
