@@ -33,11 +33,6 @@ std::string read_bytes(const std::string& path) {
   return text.str();
 }
 
-void write_bytes(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out << bytes;
-}
-
 // The built-in linear weights with pattern weights drawn at random, some of
 // them fractional, up to +-40 centi-men.
 Weights pattern_weights(const Variant& variant, std::uint64_t seed) {
