@@ -1,6 +1,9 @@
 #include "config_file.hpp"
 
-#include <sstream>
+#include <cstdio>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "error.hpp"
 
@@ -22,6 +25,25 @@ void collect_keys(const toml::table& table, const std::string& prefix, std::vect
   }
 }
 
+// "got a string": what the file holds where something else was expected.
+std::string got(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::string: return "got a string";
+    case toml::node_type::integer: return "got an integer";
+    case toml::node_type::floating_point: return "got a number";
+    case toml::node_type::boolean: return "got a boolean";
+    case toml::node_type::array: return "got an array";
+    case toml::node_type::table: return "got a table";
+    default: return "got a date or time";
+  }
+}
+
+std::string shown(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", x);
+  return text;
+}
+
 }  // namespace
 
 ConfigFile ConfigFile::read(const std::string& path) {
@@ -30,7 +52,7 @@ ConfigFile ConfigFile::read(const std::string& path) {
   } catch (const toml::parse_error& e) {
     const auto& where = e.source();
     if (where.begin.line == 0) throw Error(path + ": cannot read the file");
-    throw Error(path + line_of(where) + ": " + std::string(e.description()));
+    throw Error(path + line_of(where) + ": not valid TOML: " + std::string(e.description()));
   }
 }
 
@@ -38,7 +60,7 @@ ConfigFile ConfigFile::parse(std::string_view text, const std::string& origin) {
   try {
     return ConfigFile(toml::parse(text, origin), origin);
   } catch (const toml::parse_error& e) {
-    throw Error(origin + line_of(e.source()) + ": " + std::string(e.description()));
+    throw Error(origin + line_of(e.source()) + ": not valid TOML: " + std::string(e.description()));
   }
 }
 
@@ -57,10 +79,10 @@ std::int64_t ConfigFile::integer(const std::string& key, std::int64_t fallback, 
   const toml::node* node = find(key);
   if (!node) return fallback;
   const auto value = node->value_exact<std::int64_t>();
-  if (!value) fail(*node, key, "expected an integer");
+  if (!value) fail(*node, key, "expected an integer, " + got(*node));
   if (*value < min || *value > max)
-    fail(*node, key, "expected an integer from " + std::to_string(min) + " to " + std::to_string(max) + ", got " +
-                         std::to_string(*value));
+    fail(*node, key,
+         "must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " + std::to_string(*value));
   return *value;
 }
 
@@ -70,12 +92,9 @@ double ConfigFile::number(const std::string& key, double fallback, double min, d
   std::optional<double> value;
   if (node->is_integer()) value = static_cast<double>(*node->value_exact<std::int64_t>());
   else value = node->value_exact<double>();
-  if (!value) fail(*node, key, "expected a number");
-  if (!(*value >= min && *value <= max)) {
-    std::ostringstream range;
-    range << "expected a number from " << min << " to " << max << ", got " << *value;
-    fail(*node, key, range.str());
-  }
+  if (!value) fail(*node, key, "expected a number, " + got(*node));
+  if (!(*value >= min && *value <= max))  // NaN fails too
+    fail(*node, key, "must be between " + shown(min) + " and " + shown(max) + ", got " + shown(*value));
   return *value;
 }
 
@@ -83,7 +102,7 @@ bool ConfigFile::boolean(const std::string& key, bool fallback) {
   const toml::node* node = find(key);
   if (!node) return fallback;
   const auto value = node->value_exact<bool>();
-  if (!value) fail(*node, key, "expected true or false");
+  if (!value) fail(*node, key, "expected true or false, " + got(*node));
   return *value;
 }
 
@@ -91,15 +110,36 @@ std::string ConfigFile::text(const std::string& key, const std::string& fallback
   const toml::node* node = find(key);
   if (!node) return fallback;
   const auto value = node->value_exact<std::string>();
-  if (!value) fail(*node, key, "expected a string");
+  if (!value) fail(*node, key, "expected a string, " + got(*node));
   return *value;
+}
+
+std::size_t ConfigFile::choice(const std::string& key, std::size_t fallback,
+                               std::initializer_list<std::string_view> choices) {
+  const toml::node* node = find(key);
+  if (!node) return fallback;
+  const auto value = node->value_exact<std::string>();
+  if (!value) fail(*node, key, "expected a string, " + got(*node));
+  std::string known;
+  std::size_t i = 0;
+  for (const auto c : choices) {
+    if (*value == c) return i;
+    known += (i++ ? ", " : "") + std::string(c);
+  }
+  fail(*node, key, "unknown value \"" + *value + "\" (known: " + known + ")");
 }
 
 void ConfigFile::refuse_unknown_keys() const {
   std::vector<std::pair<std::string, const toml::node*>> keys;
   collect_keys(table_, "", keys);
-  for (const auto& [key, node] : keys)
-    if (!asked_.count(key)) fail(*node, key, "unknown key");
+  for (const auto& [key, node] : keys) {
+    if (asked_.count(key)) continue;
+    // A plain value where the program reads keys inside it: "model = 3" for [model].
+    const auto inside = asked_.lower_bound(key + ".");
+    if (inside != asked_.end() && inside->starts_with(key + "."))
+      fail(*node, key, "expected a table ([" + key + "]), " + got(*node));
+    fail(*node, key, "unknown key");
+  }
 }
 
 }  // namespace dama
