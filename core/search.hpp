@@ -121,6 +121,7 @@ struct SearchOptions {
   bool wide_pruning = false;        // reverse futility and late move pruning up to 5 plies left, not 3 (measured, no gain: off)
   bool iir = false;                 // a node with no table move searched a ply shallower (measured, no gain: off)
   bool threat_extension = false;    // at the horizon, a pending capture by the opponent: every reply searched (measured, no gain: off)
+  bool early_reductions = false;    // non-PV nodes reduce from the second move, not the fourth (under test: off)
 };
 
 // The switches by name, for the front ends (Hub parameters, `dama search`
@@ -145,6 +146,8 @@ inline constexpr SearchSwitch kSearchSwitches[] = {
     {"iir", &SearchOptions::iir, "a node without a table move searched a ply shallower (internal iterative reduction)"},
     {"threat-extension", &SearchOptions::threat_extension,
      "at the horizon, a position where only the opponent can capture is searched a ply more"},
+    {"early-reductions", &SearchOptions::early_reductions,
+     "in non-PV nodes, late move reductions from the second move on (at least a ply), not the fourth"},
 };
 
 // One completed iteration.
@@ -637,9 +640,15 @@ class Searcher {
   // search is the one the result will be read from.
   template <Color C>
   int late_move_reduction(const MoveT& m, int tried, int depth, bool pv_node, int ply) const {
-    if (depth < 3 || tried < kFirstReducedMove || m.is_capture() || m.promotes || is_killer(m, ply)) return 0;
+    // early-reductions: Scan's rule for non-PV nodes (rhalbersma/scan,
+    // src/search.cpp, reduce: every quiet move after the first), there at
+    // least a ply, the table's amount where it says more.
+    const bool early = options_.early_reductions && !pv_node;
+    const int first_reduced = early ? 1 : kFirstReducedMove;
+    if (depth < 3 || tried < first_reduced || m.is_capture() || m.promotes || is_killer(m, ply)) return 0;
     const auto& table = options_.deeper_reductions ? kDeepReductions : kReductions;
     int r = table[std::min(depth, kMaxDepth)][std::min(tried, kReductionMoves - 1)] - (pv_node ? 1 : 0);
+    if (early) r = std::max(r, 1);
     // With the malus, a negative history means the move has failed more
     // often than it has cut: one ply more.
     if (options_.history_reductions && history_[index(C)][m.from][m.to] < 0) ++r;
