@@ -1,6 +1,6 @@
 // An external engine speaking the Hub protocol, version 2 (Scan's protocol;
 // `dama hub` is one), run as a child process for a match.  Only the
-// conversation: positions and moves travel as Hub text (core/hub_protocol.hpp
+// conversation: positions and moves travel as Hub text (protocol/hub_protocol.hpp
 // turns them into dama's types).
 //
 //   -> hub                       <- id ..., param ..., wait

@@ -1,4 +1,4 @@
-// The PDN reader (core/pdn/pdn_reader.hpp) and the notation of each GameType
+// The PDN reader (protocol/pdn/pdn_reader.hpp) and the notation of each GameType
 // (pdn_game_type.hpp, pdn_squares.hpp, pdn_fen.hpp, pdn_moves.hpp):
 //  * every variant: random games written by the writer, concatenated into one
 //    stream, read back and replayed move by move to the same game;

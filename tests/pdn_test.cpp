@@ -1,4 +1,4 @@
-// The PDN writer (core/pdn/pdn.hpp): the tag section, move numbers, the result,
+// The PDN writer (protocol/pdn/pdn.hpp): the tag section, move numbers, the result,
 // line wrapping, the FEN tag only away from the start -- and every written
 // game read back with parse_move and replayed to the same positions.  The
 // notation of each GameType and the reader: pdn_reader_test.cpp.

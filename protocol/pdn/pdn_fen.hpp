@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "pdn_game_type.hpp"
-#include "../position.hpp"
+#include "position.hpp"
 
 namespace dama {
 

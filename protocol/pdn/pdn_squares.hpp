@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-#include "../notation.hpp"
+#include "notation.hpp"
 #include "pdn_game_type.hpp"
 
 namespace dama {

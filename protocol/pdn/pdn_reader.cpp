@@ -3,7 +3,7 @@
 
 #include <cctype>
 
-#include "../error.hpp"
+#include "error.hpp"
 #include "pdn_game_type.hpp"
 
 namespace dama {

@@ -12,7 +12,7 @@
 
 #include <string>
 
-#include "../notation.hpp"
+#include "notation.hpp"
 #include "pdn_squares.hpp"
 
 namespace dama {

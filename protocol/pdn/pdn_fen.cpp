@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "../fen.hpp"
+#include "fen.hpp"
 #include "pdn_squares.hpp"
 
 namespace dama {

@@ -40,14 +40,14 @@
 #include <utility>
 #include <vector>
 
-#include "../fen.hpp"
-#include "../game.hpp"
-#include "../movegen.hpp"
-#include "../notation.hpp"
+#include "fen.hpp"
+#include "game.hpp"
+#include "movegen.hpp"
+#include "notation.hpp"
 #include "pdn_fen.hpp"
 #include "pdn_game_type.hpp"
 #include "pdn_moves.hpp"
-#include "../variant.hpp"
+#include "variant.hpp"
 
 namespace dama {
 

@@ -1,6 +1,6 @@
 // The Hub protocol, version 2 (as the Scan engine and the Hub GUI speak it):
 // line syntax, the position string and the move format.  Pure functions; the
-// conversation itself lives in app/cmd_hub.cpp.
+// conversation itself lives in hub_server.cpp.
 //
 // A line is `<command> <name>=<value> <flag> ...`; values may be quoted with
 // double quotes.  A position is the side to move ('W' or 'B') and one

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "../variant.hpp"
+#include "variant.hpp"
 
 namespace dama {
 

@@ -23,9 +23,9 @@
 #include <string_view>
 #include <vector>
 
-#include "../move.hpp"
-#include "../position.hpp"
-#include "../variant.hpp"
+#include "move.hpp"
+#include "position.hpp"
+#include "variant.hpp"
 
 namespace dama {
 

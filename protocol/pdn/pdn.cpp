@@ -1,6 +1,6 @@
 #include "pdn.hpp"
 
-#include "../utc_time.hpp"
+#include "utc_time.hpp"
 
 
 namespace dama {

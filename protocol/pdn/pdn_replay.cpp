@@ -3,8 +3,8 @@
 // instantiate), so that callers only link it.
 #include <cctype>
 
-#include "../movegen.hpp"
-#include "../notation.hpp"
+#include "movegen.hpp"
+#include "notation.hpp"
 #include "pdn_fen.hpp"
 #include "pdn_game_type.hpp"
 #include "pdn_moves.hpp"
