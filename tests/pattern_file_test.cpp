@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -145,6 +146,29 @@ TEST(PatternFile, TheLoaderTellsTheFormatsApartAndNamesBuiltIns) {
   Weights huge = pattern_weights(russian, 1);
   huge.values.back() = 40000;
   EXPECT_THROW(render_pattern_file(huge, russian, "x"), Error);  // beyond int16 at scale 1
+}
+
+
+// The pattern weights shipped in configs/weights/ are compiled in and load as
+// builtin:patterns for their variant; a variant without one is refused with
+// the file it lacks named.
+TEST(PatternFile, TheShippedPatternWeightsLoadForTheirVariants) {
+  for (const char* name : {"russian", "czech", "international"}) {
+    SCOPED_TRACE(name);
+    const Variant& variant = find_variant(name);
+    const Weights w = load_weights(std::string(kBuiltinPatterns), variant);
+    EXPECT_EQ(w.model, EvalModel::Patterns);
+    EXPECT_EQ(w.values.size(), 2 * static_cast<std::size_t>(model_feature_count(variant.rules.board_size, EvalModel::Patterns)));
+    const auto linear_size = 2 * static_cast<std::size_t>(model_feature_count(variant.rules.board_size, EvalModel::Linear));
+    EXPECT_TRUE(std::any_of(w.values.begin() + static_cast<std::ptrdiff_t>(linear_size), w.values.end(),
+                            [](float v) { return v != 0; }));  // fitted, not the linear model padded with zeros
+  }
+  try {
+    load_weights(std::string(kBuiltinPatterns), find_variant("italian"));
+    ADD_FAILURE() << "italian has no shipped pattern weights";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("configs/weights/italian.patterns"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
