@@ -37,7 +37,7 @@ void register_tune(CLI::App& app) {
     const train::TuneOutcome outcome = train::run_tune_job(options);
     // Stopped by a signal: the exit code is the shell's for it (128 + its
     // number), so that a caller does not take the fit for finished.
-    if (!outcome.finished) std::exit(128 + outcome.stop_signal);
+    if (!outcome.finished()) std::exit(128 + outcome.stop_signal);
   });
 }
 

@@ -38,8 +38,6 @@ class ConfigFile {
   // plain value where the calls asked for keys inside it (a table).
   void refuse_unknown_keys() const;
 
-  const std::string& origin() const { return origin_; }
-
  private:
   ConfigFile(toml::table table, std::string origin) : table_(std::move(table)), origin_(std::move(origin)) {}
   const toml::node* find(const std::string& key);

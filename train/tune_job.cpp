@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -241,11 +240,7 @@ TuneOutcome run_tune_job(const TuneJob& o) {
   std::printf("%s k %.6f (logits per man), config %s, %d threads\n", o.resume ? "resumed  " : "start    ", state.k,
               config_origin.c_str(), omp_get_max_threads());
   if (o.resume) std::printf("resumed   at epoch %d (best %d)\n", state.epoch, state.best_epoch);
-  TuneOutcome outcome;
-  outcome.checkpoint = o.out + ".checkpoint";
-  outcome.stop_signal = run_epochs(o, settings, source, fingerprint, state);
-  outcome.epoch = state.epoch;
-  if (outcome.stop_signal != 0) return outcome;
+  if (const int stopped_by = run_epochs(o, settings, source, fingerprint, state)) return {stopped_by};
 
   nlohmann::json metadata = metadata_of(o, config_origin, start, settings, fingerprint, source, state);
   metadata["streamed"] = plan.stream;
@@ -253,8 +248,7 @@ TuneOutcome run_tune_job(const TuneJob& o) {
   save_weights(o.out, weights_of(state.best_weights, variant, start.model, metadata), variant);
   std::printf("best      epoch %d: train %.6f, validation %.6f; wrote %s\n", state.best_epoch, state.best_training_loss,
               state.best_loss, o.out.c_str());
-  outcome.finished = true;
-  return outcome;
+  return {};
 }
 
 }  // namespace dama::train

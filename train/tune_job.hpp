@@ -35,10 +35,8 @@ struct TuneJob {
 };
 
 struct TuneOutcome {
-  bool finished = false;  // the fit ran to its end and `out` was written
-  int stop_signal = 0;    // else the signal that stopped it (the checkpoint holds the fit)
-  int epoch = 0;          // epochs completed
-  std::string checkpoint;
+  int stop_signal = 0;  // the signal that stopped the fit (the checkpoint holds it); 0: finished, `out` written
+  bool finished() const { return stop_signal == 0; }
 };
 
 // Runs the fit.  Bad input (files, config, weights, a checkpoint of another
