@@ -1,5 +1,9 @@
 #!/usr/bin/python3
-"""Writes the hand-set default weights, configs/weights/<variant>.json (poddavki: configs/weights/handset/).
+"""Writes the hand-set start weights, configs/weights/handset/<variant>.json.
+
+The built-in weights, configs/weights/<variant>.json, are what dama's own
+self-play and tuner made of this start (scripts/make_linear_weights.sh; for
+poddavki its pipeline, docs/rules-russian-family.md).
 
 The feature names and the schema hash come from the program itself
 (`dama eval --features`), the kind of kings from `dama variants`, so the files
@@ -111,9 +115,7 @@ def main():
         weights = [(f, rules.get(f, (0, 0))) for f in names]
         metadata = {"source": "hand-set defaults", "date": args.date, "generator": "scripts/make_default_weights.py",
                     "note": "piece-square tables are 0: the tuner's job"}
-        # poddavki ships the weights its pipeline tuned from this start: the
-        # start goes beside them, to handset/ (docs/rules-russian-family.md).
-        folder = pathlib.Path(args.out) / ("handset" if giveaway else "")
+        folder = pathlib.Path(args.out) / "handset"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{name}.json"
         path.write_text(render(name, schema, weights, metadata))

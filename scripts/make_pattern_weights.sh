@@ -5,8 +5,10 @@
 #
 #   scripts/make_pattern_weights.sh VARIANT [OUT_DIR]
 #
-# 1. self-play with the built-in linear weights at the self-play config's
-#    depth, two datasets (seeds 101 and 202), one thread each;
+# 1. self-play with the hand-set linear weights (configs/weights/handset/,
+#    the built-in ones when the shipped pattern files were made; START to
+#    choose others) at the self-play config's depth, two datasets (seeds 101
+#    and 202), one thread each;
 # 2. dama tune --model patterns with configs/train/patterns/VARIANT.toml
 #    (falls back to the russian one), and the linear model with the same
 #    target and quiet-only setting, on both datasets;
@@ -22,12 +24,13 @@ out=${2:-runs/patterns-$variant}
 dama=${DAMA:-build/dama}
 games_a=${GAMES_A:-24000}
 games_b=${GAMES_B:-36000}
+start=${START:-configs/weights/handset/$variant.json}
 mkdir -p "$out"
 selfplay_config=configs/selfplay/$variant.toml
 pattern_config=configs/train/patterns/$variant.toml
 [ -f "$pattern_config" ] || pattern_config=configs/train/patterns/russian.toml
-"$dama" selfplay --config "$selfplay_config" --games "$games_a" --threads 1 --seed 101 --out "$out/a.h5" --resume &
-"$dama" selfplay --config "$selfplay_config" --games "$games_b" --threads 1 --seed 202 --out "$out/b.h5" --resume &
+"$dama" selfplay --config "$selfplay_config" --weights "$start" --games "$games_a" --threads 1 --seed 101 --out "$out/a.h5" --resume &
+"$dama" selfplay --config "$selfplay_config" --weights "$start" --games "$games_b" --threads 1 --seed 202 --out "$out/b.h5" --resume &
 wait
 # The linear model with the pattern config's target and quiet-only setting,
 # and the linear optimiser settings of configs/train/$variant.toml.
@@ -35,9 +38,9 @@ linear_config=$out/linear.toml
 sed -e 's/^lambda = .*/lambda = 0.2/' -e 's/^validation_share = \(.*\)/validation_share = \1\nquiet_only = true/' \
   "configs/train/$variant.toml" > "$linear_config"
 resume() { [ -f "$1.checkpoint" ] && echo --resume || true; }
-"$dama" tune --variant "$variant" --data "$out/a.h5" "$out/b.h5" --model patterns --config "$pattern_config" \
+"$dama" tune --variant "$variant" --data "$out/a.h5" "$out/b.h5" --model patterns --weights "$start" --config "$pattern_config" \
   --out "$out/$variant.patterns" --log "$out/patterns.csv" $(resume "$out/$variant.patterns")
-"$dama" tune --variant "$variant" --data "$out/a.h5" "$out/b.h5" --config "$linear_config" \
+"$dama" tune --variant "$variant" --data "$out/a.h5" "$out/b.h5" --weights "$start" --config "$linear_config" \
   --out "$out/linear.json" --log "$out/linear.csv" $(resume "$out/linear.json")
 games_c=${GAMES_C:-40000}
 "$dama" selfplay --config "$selfplay_config" --weights "$out/$variant.patterns" --games "$games_c" --threads 2 \

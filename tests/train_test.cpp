@@ -224,6 +224,26 @@ TEST_P(TunerGradientCheck, MatchesFiniteDifferences) {
 INSTANTIATE_TEST_SUITE_P(BothLosses, TunerGradientCheck, ::testing::Values(LossKind::MeanSquaredError, LossKind::CrossEntropy),
                          [](const auto& loss) { return std::string(loss_name(loss.param)); });
 
+TEST(TunerModel, ScalingToAManValueKeepsEveryPrediction) {
+  // Weights times the factor and k divided by it: the same sigmoid for any position.
+  Eigen::VectorXd w(3);
+  w << 150.0, 290.0, -12.5;
+  const double factor = man_value_factor(w, 100);
+  EXPECT_DOUBLE_EQ(factor * w[0], 100.0);
+  const double k = 0.2, terms[3] = {2, -1, 3};
+  double eval = 0, scaled = 0;
+  for (int i = 0; i < 3; ++i) {
+    eval += terms[i] * w[i];
+    scaled += terms[i] * w[i] * factor;
+  }
+  EXPECT_NEAR(sigmoid(k * eval / 100), sigmoid((k / factor) * scaled / 100), 1e-12);
+  // A man worth nothing or less (a give-away game's fit) has no such scale.
+  w[0] = -80;
+  EXPECT_THROW(man_value_factor(w, 100), Error);
+  w[0] = 0;
+  EXPECT_THROW(man_value_factor(w, 100), Error);
+}
+
 TEST(TunerModel, TargetsBlendResultAndScore) {
   const Model model{1.0, 0.25, LossKind::MeanSquaredError};
   EXPECT_DOUBLE_EQ(target_of(model, 1, 0), 0.25 + 0.75 * 0.5);
@@ -577,6 +597,7 @@ loss = "mse"
 lambda = 0.25
 k = 2
 fit_k = false
+man_value = 100
 [optimizer]
 kind = "gradient_descent"
 learning_rate = 5000
@@ -597,6 +618,7 @@ memory_mb = 2048
   EXPECT_EQ(s.model.lambda, 0.25);
   EXPECT_EQ(s.model.k, 2.0);
   EXPECT_FALSE(s.fit_k);
+  EXPECT_EQ(s.man_value, 100.0);
   EXPECT_EQ(s.optimizer.kind, OptimizerKind::GradientDescent);
   EXPECT_EQ(s.optimizer.learning_rate, 5000);
   EXPECT_EQ(s.optimizer.schedule, Schedule::Step);
@@ -635,6 +657,7 @@ TEST(TunerConfig, RefusesWithOneLineNamingFileAndKey) {
   expect_refused("[training]\nmax_epochs = 0\n", {"training.max_epochs", "between 1 and"});
   expect_refused("[model]\nlambda = 1.5\n", {"model.lambda", "between 0 and 1"});
   expect_refused("[model]\nfit_k = 1\n", {"model.fit_k", "true or false"});
+  expect_refused("[model]\nman_value = -5\n", {"model.man_value", "between 0 and"});
   expect_refused("[model]\nloss = \"hinge\"\n", {"model.loss", "hinge", "mse, cross_entropy"});
   expect_refused("[optimizer]\nbatch_size = -1\n", {"optimizer.batch_size"});
   expect_refused("[model\nloss = 1\n", {"not valid TOML"});

@@ -35,6 +35,7 @@ void read_model(ConfigFile& f, TrainSettings& s) {
   s.model.lambda = f.number("model.lambda", s.model.lambda, 0, 1);
   s.model.k = f.number("model.k", s.model.k, 1e-3, 100);
   s.fit_k = f.boolean("model.fit_k", s.fit_k);
+  s.man_value = f.number("model.man_value", s.man_value, 0, 10000);
 }
 
 void read_optimizer(ConfigFile& f, OptimizerSettings& o) {

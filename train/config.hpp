@@ -3,7 +3,7 @@
 // is refused with a one-line dama::Error naming the file and the key, so a
 // typo never falls back silently to a default.
 //
-//   [model]      loss = "cross_entropy" | "mse", lambda, k, fit_k
+//   [model]      loss = "cross_entropy" | "mse", lambda, k, fit_k, man_value
 //   [optimizer]  kind = "adam" | "gradient_descent" | "lazy_adam", learning_rate,
 //                schedule = "constant" | "step" | "cosine", min_learning_rate,
 //                step_epochs, step_factor, beta1, beta2, epsilon, batch_size, l2

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+
+#include "error.hpp"
 
 namespace dama::train {
 
@@ -108,6 +111,14 @@ double sigmoid(double x) {
   if (x >= 0) return 1 / (1 + std::exp(-x));
   const double e = std::exp(x);
   return e / (1 + e);
+}
+
+double man_value_factor(const Eigen::VectorXd& weights, double man_value) {
+  const double man = weights.size() > 0 ? weights[0] : 0;
+  if (!(man > 0))
+    throw Error("model.man_value: the fitted material.man opening weight is " + std::to_string(man) +
+                ", so there is no scale of a man to put the weights on (leave man_value at 0)");
+  return man_value / man;
 }
 
 double target_of(const Model& model, int result, double score) {

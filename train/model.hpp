@@ -38,6 +38,15 @@ struct Model {
 
 double sigmoid(double x);
 
+// The fit fixes only the product of k and the weights (the target is
+// sigmoid(k * score / 100)): every weight times c with k divided by c
+// predicts the same.  The factor c that makes material.man's opening weight
+// (weights[0], the first feature of every schema) worth `man_value`
+// centi-men, so that a fit can be put back on the scale the search's
+// margins and the users' scores assume.  Throws dama::Error when the fitted
+// man is worth nothing or less (poddavki: then there is no such scale).
+double man_value_factor(const Eigen::VectorXd& weights, double man_value);
+
 // The target of one position under `model`; `score` NaN: none.
 double target_of(const Model& model, int result, double score);
 

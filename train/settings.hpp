@@ -42,6 +42,10 @@ struct DataSettings {
 struct TrainSettings {
   Model model;                 // model.k is the starting k; fit_k decides whether it is fitted
   bool fit_k = true;
+  // > 0: the best weights are written scaled so that a man in the opening is
+  // worth this many centi-men, k divided by the same factor (model.hpp,
+  // man_value_factor); 0: as fitted.  Not part of the fit's identity.
+  double man_value = 0;
   OptimizerSettings optimizer;
   int max_epochs = 100;
   int patience = 10;           // stop after this many epochs without a better validation loss

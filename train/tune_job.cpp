@@ -245,7 +245,15 @@ TuneOutcome run_tune_job(const TuneJob& o) {
   nlohmann::json metadata = metadata_of(o, config_origin, start, settings, fingerprint, source, state);
   metadata["streamed"] = plan.stream;
   metadata["model"] = model_name(start.model);
-  save_weights(o.out, weights_of(state.best_weights, variant, start.model, metadata), variant);
+  Eigen::VectorXd best = state.best_weights;
+  if (settings.man_value > 0) {
+    const double factor = man_value_factor(best, settings.man_value);
+    best *= factor;
+    metadata["k"] = state.k / factor;
+    metadata["scaled_by"] = factor;
+    std::printf("scaled    by %.6f: material.man opening %.4f -> %g\n", factor, state.best_weights[0], settings.man_value);
+  }
+  save_weights(o.out, weights_of(best, variant, start.model, metadata), variant);
   std::printf("best      epoch %d: train %.6f, validation %.6f; wrote %s\n", state.best_epoch, state.best_training_loss,
               state.best_loss, o.out.c_str());
   return {};
