@@ -28,9 +28,8 @@ selfplay_config=${SELFPLAY_CONFIG:-configs/selfplay/$variant.toml}
 start=configs/weights/handset/$variant.json
 [ -f "$start" ] || { echo "make_linear_weights.sh: no hand-set start $start" >&2; exit 1; }
 mkdir -p "$out"
-resume_selfplay() { [ -f "$1" ] && echo --resume || true; }
 "$dama" selfplay --config "$selfplay_config" --weights "$start" --games "$games" --threads 2 \
-  --seed 101 --out "$out/$variant.h5" $(resume_selfplay "$out/$variant.h5")
+  --seed 101 --out "$out/$variant.h5" --resume  # --resume starts the job when there is none
 config=$out/linear.toml
 sed -e 's/^lambda = .*/lambda = 0.2\nman_value = 100/' -e 's/^validation_share = \(.*\)/validation_share = \1\nquiet_only = true/' \
   "configs/train/$variant.toml" > "$config"
