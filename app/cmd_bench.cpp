@@ -86,12 +86,19 @@ constexpr BenchPositions kBenchPositions[] = {
       "W:W26,31,33,35,38,40,41,43,44,45,47,49,50:B1,2,3,4,5,6,9,10,14,16,17,19,20"}},
     // poddavki moves as russian does, so the same seeds reach the same positions.
     {"poddavki", kRussianPositions},
+    {"russian10x8",
+     {"",
+      "W:W22,25,26,31,32,33,34,35,36,37,38,39,40:B1,2,3,4,5,6,7,8,9,10,11,15,24",  // seed 1000, 8 plies
+      "W:W19,26,31,32,33,35,36,37,38,39,40:B1,2,3,4,5,7,8,10,16,17,18",            // seed 2000, 16 plies
+      "W:W21,22,25,26,27,33,35,36,37,38,39:B1,4,5,6,8,9,11,13,15,19",              // seed 3004, 24 plies
+      "W:W16,31,32,33,34,36,37,39:B1,2,4,6,7,10,12,18",                            // seed 4000, 32 plies
+      "W:WK1,31,36,37,39,40:B3,6,8,16,K38"}},                                      // seed 5000, 44 plies
 };
 static_assert(std::size(kBenchPositions) == kVariantCount, "bench positions for every variant");
 
 // The depth each variant is searched to unless --depth says otherwise: about
 // the same time for every variant.
-constexpr int default_depth(int board_size) { return board_size == 8 ? 13 : 11; }
+constexpr int default_depth(BoardShape board) { return board == BoardShape{8, 8} ? 13 : board == BoardShape{10, 8} ? 12 : 11; }
 
 struct BenchOptions {
   std::string weights;  // empty: each variant's built-in weights
@@ -117,7 +124,7 @@ BenchTotals bench_variant(const BenchOptions& o) {
   static_assert(kBenchPositions[I].variant == variant.name, "kBenchPositions follows kVariants' order");
   const Weights weights = o.weights.empty() ? default_weights(variant) : load_weights(o.weights, variant);
   SearchLimits limits;
-  limits.depth = o.depth > 0 ? o.depth : default_depth(R.board_size);
+  limits.depth = o.depth > 0 ? o.depth : default_depth(R.board);
   BenchTotals totals;
   for (const std::string_view fen : kBenchPositions[I].fens) {
     const auto position = fen.empty() ? Position<Board>::start(R.first_player) : parse_fen<Board>(fen);

@@ -25,11 +25,11 @@ struct PlayOptions {
 
 template <class Board>
 void draw(const Position<Board>& p, std::ostream& out) {
-  const std::string border = "   +" + std::string(2 * Board::kSize + 1, '-') + "+\n";
+  const std::string border = "   +" + std::string(2 * Board::kWidth + 1, '-') + "+\n";
   out << border;
-  for (int y = Board::kSize - 1; y >= 0; --y) {
+  for (int y = Board::kHeight - 1; y >= 0; --y) {
     out << (y + 1 < 10 ? " " : "") << y + 1 << " |";
-    for (int x = 0; x < Board::kSize; ++x) {
+    for (int x = 0; x < Board::kWidth; ++x) {
       char c = ' ';
       if (Board::is_dark(x, y)) {
         const auto bit = Board::square_bit(Board::square_of_xy(x, y));
@@ -41,7 +41,7 @@ void draw(const Position<Board>& p, std::ostream& out) {
     out << " |\n";
   }
   out << border << "     ";
-  for (int x = 0; x < Board::kSize; ++x) out << static_cast<char>('a' + x) << ' ';
+  for (int x = 0; x < Board::kWidth; ++x) out << Board::column_letter(x) << ' ';
   out << "\n" << (p.side == Color::White ? "White" : "Black") << " to move\n";
 }
 

@@ -21,7 +21,7 @@ struct Case {
 constexpr Case kCases[] = {
     {"russian", 9, 4570586},  {"czech", 9, 3963671},       {"brazilian", 9, 4431766},
     {"spanish", 9, 3860866},  {"italian", 9, 3860875},     {"american", 9, 3963680},
-    {"international", 7, 1049442},
+    {"international", 7, 1049442}, {"russian10x8", 8, 6238312},
 };
 
 void perft_start(benchmark::State& state, const Case& c) {

@@ -4,16 +4,20 @@
 //    (u + 7v) mod 32 with u = (x+y)/2, v = (y-x)/2, so every diagonal step is a
 //    rotation by 1 or 7 for every square; a mask drops squares whose step would
 //    leave the board (and wrap onto another square).
-//  * Board10: 64-bit with one ghost bit after every ten squares (bit = i + i/10
-//    for square index i), so every diagonal step is a shift by 5 or 6 and every
-//    step off the board lands on a ghost bit or outside the word.  Callers always
-//    intersect a step with a set of real squares (empty, enemy), which drops
-//    ghost bits for free.
+//  * Board10 and Board10x8: 64-bit with one ghost bit after every ten squares
+//    (bit = i + i/10 for square index i), so every diagonal step is a shift by
+//    5 or 6 and every step off the board lands on a ghost bit or outside the
+//    word.  Callers always intersect a step with a set of real squares (empty,
+//    enemy), which drops ghost bits for free.  The 10x8 board (Russian
+//    draughts with two more columns, docs/rules-russian-family.md) is the
+//    10x10 layout with two row pairs fewer: the step shifts are the same.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <string>
 
 #include "bitboard.hpp"
 
@@ -29,26 +33,58 @@ constexpr Dir opposite(Dir d) { return Dir(3 - d); }
 constexpr int kDirDx[4] = {+1, -1, +1, -1};
 constexpr int kDirDy[4] = {+1, +1, -1, -1};
 
+// A board's size: columns (files) by rows.  A structural type, so that a
+// rule set holding one can be a template argument.
+struct BoardShape {
+  int width = 8;
+  int height = 8;
+  constexpr bool operator==(const BoardShape&) const = default;
+};
+
+// "8x8", "10x8": columns first.
+inline std::string shape_name(BoardShape s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
+
 // Tables every layout derives the same way from its bit_of(x, y) mapping.
 template <class Layout>
 struct BoardTables {
   using Bitboard = typename Layout::Bitboard;
-  static constexpr int kSize = Layout::kSize;
-  static constexpr int kSquares = kSize * kSize / 2;
-  static constexpr int kSquaresPerRow = kSize / 2;
+  static constexpr int kWidth = Layout::kWidth;    // columns
+  static constexpr int kHeight = Layout::kHeight;  // rows
+  static constexpr BoardShape kShape{kWidth, kHeight};
+  static constexpr int kSquares = kWidth * kHeight / 2;
+  static constexpr int kSquaresPerRow = kWidth / 2;
   static constexpr int kBitCount = sizeof(Bitboard) * 8;
+  // Each side's men at the start: the dark squares of its nearest rows, all
+  // but the two middle rows.
+  static constexpr int kStartMen = kSquaresPerRow * (kHeight / 2 - 1);
+  // The most squares a king can see from one square, along both diagonals.
+  static constexpr int kMaxKingSteps = kWidth == kHeight ? 2 * kWidth - 3 : 2 * (std::min(kWidth, kHeight) - 1);
+  // The longest diagonal, in steps.
+  static constexpr int kLongestDiagonal = std::min(kWidth, kHeight) - 1;
 
   static constexpr bool is_dark(int x, int y) { return (x + y) % 2 == 0; }
-  static constexpr bool on_board(int x, int y) { return x >= 0 && y >= 0 && x < kSize && y < kSize; }
+  static constexpr bool on_board(int x, int y) { return x >= 0 && y >= 0 && x < kWidth && y < kHeight; }
+  // The letter of column x in algebraic notation; 'j' is skipped on the
+  // 10x8 board (its columns are a-h, i and k: docs/rules-russian-family.md).
+  static constexpr char column_letter(int x) { return Layout::kColumnLetters[x]; }
+  // The column of a letter, or -1.  Where the letters skip 'j', a 'j' is
+  // read as the tenth column too: PDN 3.0 does not say how a board wider
+  // than 8 is lettered, and programs that letter every column write j.
+  static constexpr int column_of_letter(char letter) {
+    for (int x = 0; x < kWidth; ++x)
+      if (Layout::kColumnLetters[x] == letter) return x;
+    if (letter == 'j' && kWidth == 10 && Layout::kColumnLetters[9] == 'k') return 9;
+    return -1;
+  }
 
   // PDN square number (1-based) -> coordinates; row 0 of the numbering is the top.
   static constexpr int x_of_square(int square) {
     int row = (square - 1) / kSquaresPerRow, col = (square - 1) % kSquaresPerRow;
     return 2 * col + (row % 2 == 0 ? 1 : 0);
   }
-  static constexpr int y_of_square(int square) { return kSize - 1 - (square - 1) / kSquaresPerRow; }
+  static constexpr int y_of_square(int square) { return kHeight - 1 - (square - 1) / kSquaresPerRow; }
   static constexpr int square_of_xy(int x, int y) {
-    int row = kSize - 1 - y;
+    int row = kHeight - 1 - y;
     return row * kSquaresPerRow + x / 2 + 1;
   }
 
@@ -89,7 +125,8 @@ struct BoardTables {
 
 struct Layout8 {
   using Bitboard = std::uint32_t;
-  static constexpr int kSize = 8;
+  static constexpr int kWidth = 8, kHeight = 8;
+  static constexpr const char* kColumnLetters = "abcdefgh";
   static constexpr int kMaxCaptures = 12;  // a side has 12 pieces
   static constexpr int bit_of_xy(int x, int y) {
     int u = (x + y) / 2, v = (y - x) / 2;
@@ -97,15 +134,20 @@ struct Layout8 {
   }
 };
 
-struct Layout10 {
+// Ten columns, `Rows` rows; square index i counts from the top left.
+template <int Rows, int Pieces>
+struct LayoutTenWide {
   using Bitboard = std::uint64_t;
-  static constexpr int kSize = 10;
-  static constexpr int kMaxCaptures = 20;
+  static constexpr int kWidth = 10, kHeight = Rows;
+  static constexpr const char* kColumnLetters = Rows == 10 ? "abcdefghij" : "abcdefghik";
+  static constexpr int kMaxCaptures = Pieces;  // a side's men at the start
   static constexpr int bit_of_xy(int x, int y) {
-    int i = (9 - y) * 5 + x / 2;
+    int i = (Rows - 1 - y) * 5 + x / 2;
     return i + i / 10;
   }
 };
+using Layout10 = LayoutTenWide<10, 20>;
+using Layout10x8 = LayoutTenWide<8, 15>;
 
 // Everything the generator needs of a layout, as constants.
 template <class Layout>
@@ -118,7 +160,7 @@ struct Geometry : BoardTables<Layout> {
   static constexpr Bitboard kAll = T::make_all();
   static constexpr auto kHasNeighbour = T::make_has_neighbour();
   // The row where a colour's men are crowned.
-  static constexpr Bitboard kCrowningRow[2] = {T::make_row(Layout::kSize - 1), T::make_row(0)};
+  static constexpr Bitboard kCrowningRow[2] = {T::make_row(Layout::kHeight - 1), T::make_row(0)};
 
   // Squares two steps from the edge along each direction.
   static constexpr std::array<Bitboard, 4> kHasTwoSteps = [] {
@@ -136,7 +178,7 @@ struct Geometry : BoardTables<Layout> {
 
   template <Dir D>
   static constexpr Bitboard step(Bitboard b) {
-    if constexpr (Layout::kSize == 8) {
+    if constexpr (Layout::kWidth == 8) {
       b &= kHasNeighbour[D];
       if constexpr (D == NE) return std::rotl(b, 1);
       if constexpr (D == NW) return std::rotl(b, 7);
@@ -152,7 +194,7 @@ struct Geometry : BoardTables<Layout> {
   // A step for squares known to have a neighbour along D (no edge mask).
   template <Dir D>
   static constexpr Bitboard step_unmasked(Bitboard b) {
-    if constexpr (Layout::kSize == 8) {
+    if constexpr (Layout::kWidth == 8) {
       if constexpr (D == NE) return std::rotl(b, 1);
       if constexpr (D == NW) return std::rotl(b, 7);
       if constexpr (D == SE) return std::rotr(b, 7);
@@ -173,5 +215,6 @@ struct Geometry : BoardTables<Layout> {
 
 using Board8 = Geometry<Layout8>;
 using Board10 = Geometry<Layout10>;
+using Board10x8 = Geometry<Layout10x8>;
 
 }  // namespace dama

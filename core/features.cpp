@@ -33,29 +33,22 @@ std::string fnv1a_hex(const std::vector<std::string>& names) {
   return text;
 }
 
-template <class F>
-decltype(auto) by_board_size(int board_size, F&& f) {
-  if (board_size == 8) return f.template operator()<Board8>();
-  if (board_size == 10) return f.template operator()<Board10>();
-  throw Error("no evaluation schema for a " + std::to_string(board_size) + "x" + std::to_string(board_size) + " board");
-}
-
 }  // namespace
 
-int feature_count(int board_size) {
-  return by_board_size(board_size, []<class Board>() { return FeatureLayout<Board>::kCount; });
+int feature_count(BoardShape board) {
+  return with_board(board, []<class Board>() { return FeatureLayout<Board>::kCount; });
 }
 
-const std::vector<std::string>& feature_names(int board_size) {
-  return by_board_size(board_size, []<class Board>() -> const std::vector<std::string>& {
+const std::vector<std::string>& feature_names(BoardShape board) {
+  return with_board(board, []<class Board>() -> const std::vector<std::string>& {
     static const std::vector<std::string> names = make_feature_names<Board>();
     return names;
   });
 }
 
-const std::string& schema_hash(int board_size) {
-  return by_board_size(board_size, []<class Board>() -> const std::string& {
-    static const std::string hash = fnv1a_hex(feature_names(Board::kSize));
+const std::string& schema_hash(BoardShape board) {
+  return with_board(board, []<class Board>() -> const std::string& {
+    static const std::string hash = fnv1a_hex(feature_names(Board::kShape));
     return hash;
   });
 }

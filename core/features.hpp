@@ -37,7 +37,7 @@ enum NamedFeature : int {
   kBackRowGuard,          // men still on their own first row (they keep the opponent from crowning)
   kCentreMan,             // men on the 8 central squares
   kCentreKing,            // kings on the 8 central squares
-  kKingLongDiagonal,      // kings on the long diagonal a1-h8 (a1-j10)
+  kKingLongDiagonal,      // kings on the long diagonal a1-h8 (a1-j10; 10x8: FeatureTables)
   kKingDoubleDiagonal,    // kings on the two diagonals next to the double corners (a7-g1, b8-h2; 10x10 alike)
   kKingTrapped,           // kings with no empty neighbouring square (no step at all)
   kTempoMan,              // the men's advancement: rows each man has moved up, summed
@@ -76,11 +76,12 @@ struct FeatureLayout {
   static constexpr int kCount = kPstKing + Board::kSquares;
 };
 
-// Schema of a board size (8 or 10): the ordered feature names, their count,
-// and a hash of the list (16 hex digits) that weight files must match.
-int feature_count(int board_size);
-const std::vector<std::string>& feature_names(int board_size);
-const std::string& schema_hash(int board_size);
+// Schema of a board shape (8x8, 10x10, 10x8): the ordered feature names,
+// their count, and a hash of the list (16 hex digits) that weight files must
+// match.
+int feature_count(BoardShape board);
+const std::vector<std::string>& feature_names(BoardShape board);
+const std::string& schema_hash(BoardShape board);
 
 // Masks and per-square tables the features read, built at compile time from
 // the board geometry.  Index [c] is by colour.
@@ -88,7 +89,7 @@ template <class Board>
 struct FeatureTables {
   using Bitboard = typename Board::Bitboard;
   using Layout = FeatureLayout<Board>;
-  static constexpr int kSize = Board::kSize;
+  static constexpr int kWidth = Board::kWidth, kHeight = Board::kHeight;
   static constexpr int kBits = Board::kBitCount;
 
   static constexpr Bitboard squares_where(auto&& predicate) {
@@ -130,10 +131,10 @@ struct FeatureTables {
     return t;
   }();
 
-  // The owner's rows 1..size-2 (a man is never on row size-1, its crowning row).
+  // The owner's rows 1..height-2 (a man is never on row height-1, its crowning row).
   static constexpr auto kRelativeRow = [] {
-    std::array<std::array<Bitboard, kSize>, 2> t{};
-    for (int y = 0; y < kSize; ++y) {
+    std::array<std::array<Bitboard, kHeight>, 2> t{};
+    for (int y = 0; y < kHeight; ++y) {
       const auto masks = for_both(squares_where([y](int, int sy) { return sy == y; }));
       t[0][y] = masks[0];
       t[1][y] = masks[1];
@@ -142,14 +143,19 @@ struct FeatureTables {
   }();
 
   static constexpr auto kBackRow = for_both(squares_where([](int, int y) { return y == 0; }));
+  // The middle four columns of the middle four rows.
   static constexpr Bitboard kCentre = squares_where([](int x, int y) {
-    const int lo = kSize / 2 - 2, hi = kSize / 2 + 1;
-    return x >= lo && x <= hi && y >= lo && y <= hi;
+    return x >= kWidth / 2 - 2 && x <= kWidth / 2 + 1 && y >= kHeight / 2 - 2 && y <= kHeight / 2 + 1;
   });
-  static constexpr Bitboard kLongDiagonal = squares_where([](int x, int y) { return x == y; });
+  // Masks read for both colours alike, so each is its own 180-degree turn:
+  // on a square board a1-h8 (a1-j10) and the two diagonals beside the double
+  // corners; on 10x8 the two longest diagonals (a1-h8, c1-k8) and the two
+  // diagonals that meet the corners a7 and k2.
+  static constexpr Bitboard kLongDiagonal = squares_where([](int x, int y) { return x - y == 0 || x - y == kWidth - kHeight; });
   static constexpr Bitboard kDoubleDiagonals =
-      squares_where([](int x, int y) { return x + y == kSize - 2 || x + y == kSize; });
-  static constexpr Bitboard kLeftHalf = squares_where([](int x, int) { return x < kSize / 2; });
+      squares_where([](int x, int y) { return x + y == kHeight - 2 || x + y == kWidth; });
+  static_assert(turned(kLongDiagonal) == kLongDiagonal && turned(kDoubleDiagonals) == kDoubleDiagonals);
+  static constexpr Bitboard kLeftHalf = squares_where([](int x, int) { return x < kWidth / 2; });
 
   // Runaway men (runaway_men below).  For a White man on (x, y):
   //  kRunawayPath: the squares it could pass through on its way to the
@@ -184,7 +190,7 @@ struct FeatureTables {
 // The one function that decides the blend of opening and endgame weights.
 template <class Board>
 constexpr float game_phase(const Position<Board>& p) {
-  constexpr int kStartPieces = 2 * Board::kSquaresPerRow * (Board::kSize / 2 - 1);
+  constexpr int kStartPieces = 2 * Board::kStartMen;
   const int pieces = popcount(p.occupied());
   return pieces >= kStartPieces ? 1.0f : static_cast<float>(pieces) / static_cast<float>(kStartPieces);
 }
@@ -214,7 +220,7 @@ template <RuleSet R>
       // unpredictable branch.  Rays of two kings along one direction never
       // overlap (each stops at the first piece), so one popcount counts all.
       auto reach = ray;
-      for (int i = 2; i < Board::kSize; ++i) {
+      for (int i = 2; i <= Board::kLongestDiagonal; ++i) {
         ray = Board::template step<D>(ray) & empty;
         reach |= ray;
       }
@@ -235,7 +241,7 @@ template <class Board, Color C>
 [[gnu::always_inline]] inline int advancement(typename Board::Bitboard men) {
   using T = FeatureTables<Board>;
   int sum = 0;
-  for (int row = 1; row < Board::kSize - 1; ++row) sum += row * popcount(men & T::kRelativeRow[index(C)][row]);
+  for (int row = 1; row < Board::kHeight - 1; ++row) sum += row * popcount(men & T::kRelativeRow[index(C)][row]);
   return sum;
 }
 
@@ -325,8 +331,8 @@ template <RuleSet R, Color Us, class Sink>
   // every one is crowned is even (+1) or odd (-1).  With men blocked against
   // each other this decides who runs out of moves first; its sign and weight
   // are left to tuning.
-  const bool parity_counts = !p.kings && popcount(p.occupied()) <= Board::kSize;
-  const int steps_left = (Board::kSize - 1) * popcount(p.occupied()) - our_advance - their_advance;
+  const bool parity_counts = !p.kings && popcount(p.occupied()) <= Board::kHeight;
+  const int steps_left = (Board::kHeight - 1) * popcount(p.occupied()) - our_advance - their_advance;
   emit(sink, kEndgameTempoParity, parity_counts ? 1 - 2 * (steps_left & 1) : 0);
   emit(sink, kSideToMove, 1);
   // Piece-square tables: one term per piece, an opponent's piece counting -1

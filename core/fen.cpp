@@ -91,7 +91,7 @@ Position<Board> parse_fen(std::string_view text) {
       }
     }
   }
-  const int limit = Board::kSize == 8 ? 12 : 20;
+  const int limit = Board::kStartMen;
   for (Color c : {Color::White, Color::Black})
     if (popcount(p.of(c)) > limit)
       fail(text, "too many " + std::string(c == Color::White ? "white" : "black") + " pieces (" +
@@ -121,5 +121,7 @@ template Position<Board8> parse_fen<Board8>(std::string_view);
 template Position<Board10> parse_fen<Board10>(std::string_view);
 template std::string to_fen<Board8>(const Position<Board8>&);
 template std::string to_fen<Board10>(const Position<Board10>&);
+template Position<Board10x8> parse_fen<Board10x8>(std::string_view);
+template std::string to_fen<Board10x8>(const Position<Board10x8>&);
 
 }  // namespace dama

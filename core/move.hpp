@@ -32,9 +32,9 @@ class MoveList {
  public:
   // Enough for any position reachable in play on either board; a full list is
   // reported, never overrun.
-  static constexpr int kCapacity = Board::kSize == 8 ? 384 : 768;
-  static constexpr int kMaxPieces = Board::kSize == 8 ? 12 : 20;
-  static constexpr int kMaxKingSteps = 2 * Board::kSize - 3;  // from a square of the long diagonal
+  static constexpr int kCapacity = Board::kWidth == 8 ? 384 : 768;
+  static constexpr int kMaxPieces = Board::kStartMen;
+  static constexpr int kMaxKingSteps = Board::kMaxKingSteps;
   static_assert(kCapacity >= kMaxPieces * (kMaxKingSteps + 4), "room for every step and single jump unchecked");
   using MoveT = Move<Board>;
 

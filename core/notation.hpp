@@ -17,7 +17,7 @@ template <class Board>
 std::string square_name(int bit_index, Notation notation) {
   const int square = Board::kSquareOfBit[bit_index];
   if (notation == Notation::Numeric) return std::to_string(square);
-  std::string s(1, static_cast<char>('a' + Board::x_of_square(square)));
+  std::string s(1, Board::column_letter(Board::x_of_square(square)));
   return s + std::to_string(Board::y_of_square(square) + 1);
 }
 
@@ -26,7 +26,7 @@ std::string square_name(int bit_index, Notation notation) {
 // Which square it names depends on the board and its numbering.
 struct SquareToken {
   bool numeric = false;
-  int column = 0;  // algebraic only: 0 for 'a'
+  char column = 0;  // algebraic only: the column's letter, lower case
   int number = 0;  // the square's number, or the row counted from 1
 };
 
@@ -40,7 +40,8 @@ inline std::optional<SquareToken> split_square_token(std::string_view token) {
     if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
     value = value * 10 + (c - '0');
   }
-  return SquareToken{numeric, numeric ? 0 : std::tolower(static_cast<unsigned char>(token[0])) - 'a', value};
+  const char column = numeric ? char{0} : static_cast<char>(std::tolower(static_cast<unsigned char>(token[0])));
+  return SquareToken{numeric, column, value};
 }
 
 // A square written as a number (1..N) or algebraically (a1..j10); returns its
@@ -53,8 +54,8 @@ std::optional<int> read_square(std::string_view token) {
     if (parts->number < 1 || parts->number > Board::kSquares) return std::nullopt;
     return Board::kBitOfSquare[parts->number];
   }
-  const int x = parts->column, y = parts->number - 1;
-  if (!Board::on_board(x, y) || !Board::is_dark(x, y)) return std::nullopt;
+  const int x = Board::column_of_letter(parts->column), y = parts->number - 1;
+  if (x < 0 || !Board::on_board(x, y) || !Board::is_dark(x, y)) return std::nullopt;
   return Board::kBitOfSquare[Board::square_of_xy(x, y)];
 }
 
@@ -147,7 +148,7 @@ Move<BoardFor<R>> parse_move(const Position<BoardFor<R>>& p, std::string_view te
     const auto sq = read_square<Board>(token);
     if (!sq)
       throw Error("cannot read move '" + std::string(text) + "': '" + std::string(token) + "' is not a square of the " +
-                  std::to_string(Board::kSize) + "x" + std::to_string(Board::kSize) + " board");
+                  shape_name(Board::kShape) + " board");
     squares.push_back(*sq);
     start = i + 1;
   }

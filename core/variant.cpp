@@ -30,7 +30,7 @@ const char* to_string(CrowningInCapture c) {
 
 RuleSet rules_of(const Variant& variant, bool no_forced_capture) {
   if (!no_forced_capture) return variant.rules;
-  if (variant.rules.board_size != 8)
+  if (!(variant.rules.board == BoardShape{8, 8}))
     throw Error("--no-forced-capture: the house rule exists for 8x8 variants only, not " + std::string(variant.name));
   if (!has_house_rule(variant.rules))
     throw Error("--no-forced-capture: " + std::string(variant.name) +
@@ -63,7 +63,7 @@ void throw_not_compiled(const RuleSet& rules) {
 
 std::string describe(const RuleSet& r) {
   std::ostringstream out;
-  out << "board=" << r.board_size << "x" << r.board_size
+  out << "board=" << shape_name(r.board)
       << " first-player=" << (r.first_player == Color::White ? "white" : "black")
       << " men-capture-backwards=" << (r.men_capture_backwards ? "yes" : "no")
       << " kings=" << (r.flying_kings ? "flying" : "short")

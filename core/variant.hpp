@@ -46,7 +46,7 @@ enum class Goal : std::uint8_t {
 // A structural type, so a rule set can be a template argument: the generator is
 // compiled once per rule set and no variant pays for another's rules.
 struct RuleSet {
-  int board_size = 8;
+  BoardShape board{8, 8};
   Color first_player = Color::White;
   bool men_capture_backwards = false;
   bool flying_kings = false;
@@ -75,30 +75,34 @@ struct Variant {
 };
 
 inline constexpr Variant kVariants[] = {
-    {"russian", "", {8, Color::White, true, true, true, CaptureChoice::Any, CrowningInCapture::ContinueAsKing, Removal::AtEnd},
+    {"russian", "", {{8, 8}, Color::White, true, true, true, CaptureChoice::Any, CrowningInCapture::ContinueAsKing, Removal::AtEnd},
      25, Notation::Algebraic, "shashki: men capture backwards, flying kings, free choice of capture"},
-    {"czech", "", {8, Color::White, false, true, true, CaptureChoice::KingFirst, CrowningInCapture::EndsMove, Removal::AtEnd},
+    {"czech", "", {{8, 8}, Color::White, false, true, true, CaptureChoice::KingFirst, CrowningInCapture::EndsMove, Removal::AtEnd},
      29, Notation::Algebraic, "flying kings, men capture forwards, a king must capture if it can"},
-    {"brazilian", "", {8, Color::White, true, true, true, CaptureChoice::MostPieces, CrowningInCapture::OnlyIfEnds, Removal::AtEnd},
+    {"brazilian", "", {{8, 8}, Color::White, true, true, true, CaptureChoice::MostPieces, CrowningInCapture::OnlyIfEnds, Removal::AtEnd},
      26, Notation::Algebraic, "international rules on 8x8: take the most pieces"},
-    {"spanish", "", {8, Color::White, false, true, true, CaptureChoice::MostPiecesThenKings, CrowningInCapture::EndsMove, Removal::AtEnd},
+    {"spanish", "", {{8, 8}, Color::White, false, true, true, CaptureChoice::MostPiecesThenKings, CrowningInCapture::EndsMove, Removal::AtEnd},
      24, Notation::Numeric, "flying kings, men capture forwards, most pieces then most kings"},
-    {"italian", "", {8, Color::White, false, false, false, CaptureChoice::Italian, CrowningInCapture::EndsMove, Removal::AtEnd},
+    {"italian", "", {{8, 8}, Color::White, false, false, false, CaptureChoice::Italian, CrowningInCapture::EndsMove, Removal::AtEnd},
      22, Notation::Numeric, "short kings, men never take kings, the Italian order of captures"},
-    {"american", "english", {8, Color::Black, false, false, true, CaptureChoice::Any, CrowningInCapture::EndsMove, Removal::AtOnce},
+    {"american", "english", {{8, 8}, Color::Black, false, false, true, CaptureChoice::Any, CrowningInCapture::EndsMove, Removal::AtOnce},
      21, Notation::Numeric, "checkers: short kings, Black moves first, free choice of capture"},
-    {"international", "", {10, Color::White, true, true, true, CaptureChoice::MostPieces, CrowningInCapture::OnlyIfEnds, Removal::AtEnd},
+    {"international", "", {{10, 10}, Color::White, true, true, true, CaptureChoice::MostPieces, CrowningInCapture::OnlyIfEnds, Removal::AtEnd},
      20, Notation::Numeric, "10x10, 20 men each, flying kings, take the most pieces"},
     // PDN has no GameType for poddavki: its games are written as GameType 25
     // (every move is a Russian move) with a private [Variant "poddavki"] tag.
-    {"poddavki", "", {8, Color::White, true, true, true, CaptureChoice::Any, CrowningInCapture::ContinueAsKing, Removal::AtEnd, true, Goal::NoMoveWins},
+    {"poddavki", "", {{8, 8}, Color::White, true, true, true, CaptureChoice::Any, CrowningInCapture::ContinueAsKing, Removal::AtEnd, true, Goal::NoMoveWins},
      25, Notation::Algebraic, "give-away shashki: russian moves, the side left without a move wins"},
+    // Russian rules on a board of 10 columns (a-h, i, k) and 8 rows, 15 men
+    // each (docs/rules-russian-family.md); PDN 3.0 GameType 41.
+    {"russian10x8", "", {{10, 8}, Color::White, true, true, true, CaptureChoice::Any, CrowningInCapture::ContinueAsKing, Removal::AtEnd},
+     41, Notation::Algebraic, "shashki on a 10x8 board: russian rules, columns a-k without j, 15 men each"},
 };
 inline constexpr std::size_t kVariantCount = std::size(kVariants);
 
 // The house rule "capture not compulsory" exists for the 8x8 variants whose
 // goal is to win material; in poddavki compulsory capture is the game itself.
-constexpr bool has_house_rule(const RuleSet& r) { return r.board_size == 8 && r.goal == Goal::NoMoveLoses; }
+constexpr bool has_house_rule(const RuleSet& r) { return r.board == BoardShape{8, 8} && r.goal == Goal::NoMoveLoses; }
 
 // The score of "the side to move has no legal move" for that side, in the
 // search's terms: lost in every variant, won in poddavki.
@@ -120,8 +124,25 @@ inline constexpr auto kCompiledRuleSets = [] {
   return all;
 }();
 
+// The board layout of a shape; each shape a rule set may have is one of these.
+template <BoardShape S>
+using BoardOfShape = std::conditional_t<S == BoardShape{8, 8}, Board8,
+                                        std::conditional_t<S == BoardShape{10, 10}, Board10, Board10x8>>;
 template <RuleSet R>
-using BoardFor = std::conditional_t<R.board_size == 8, Board8, Board10>;
+using BoardFor = BoardOfShape<R.board>;
+
+// The board shapes some variant is played on.
+inline constexpr BoardShape kBoardShapes[] = {{8, 8}, {10, 10}, {10, 8}};
+
+// Runs f.template operator()<Board>() with the layout of `shape`; throws
+// dama::Error for a shape no variant has.
+template <class F>
+decltype(auto) with_board(BoardShape shape, F&& f) {
+  if (shape == BoardShape{8, 8}) return f.template operator()<Board8>();
+  if (shape == BoardShape{10, 10}) return f.template operator()<Board10>();
+  if (shape == BoardShape{10, 8}) return f.template operator()<Board10x8>();
+  throw Error("no variant is played on a " + shape_name(shape) + " board");
+}
 
 // Finds a variant by name or alias; throws dama::Error naming the known ones.
 const Variant& find_variant(std::string_view name);

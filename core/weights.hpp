@@ -31,7 +31,7 @@ enum class EvalModel : std::uint8_t { Linear, Patterns };
 std::string_view model_name(EvalModel model);  // "linear", "patterns"
 
 // Features of the model on a board size (8 or 10).
-int model_feature_count(int board_size, EvalModel model);
+int model_feature_count(BoardShape board, EvalModel model);
 
 struct Weights {
   std::string variant;        // e.g. "russian"

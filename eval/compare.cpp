@@ -45,7 +45,7 @@ template <RuleSet R>
 void replay_stats(const Dataset& data, VariantStats& s) {
   using Board = BoardFor<R>;
   constexpr RuleSet kFree = with_free_choice(R);
-  const int start_pieces = 2 * (Board::kSize / 2) * (Board::kSize == 8 ? 3 : 4);
+  const int start_pieces = 2 * Board::kStartMen;
   std::array<double, kPhases> legal_sum{};
   std::int64_t captures = 0, crownings = 0;
   for (const GameRecord& g : games_of(data)) {
@@ -74,8 +74,8 @@ void replay_stats(const Dataset& data, VariantStats& s) {
   s.crownings_per_game = s.games ? static_cast<double>(crownings) / static_cast<double>(s.games) : 0;
 }
 
-double weight_of(const Weights& w, int board_size, const std::string& name, int phase) {
-  const auto& names = feature_names(board_size);
+double weight_of(const Weights& w, BoardShape board, const std::string& name, int phase) {
+  const auto& names = feature_names(board);
   const auto it = std::find(names.begin(), names.end(), name);
   if (it == names.end()) return 0;
   return w.values[static_cast<std::size_t>(2 * (it - names.begin()) + phase)];
@@ -178,7 +178,7 @@ VariantStats variant_stats(const Dataset& data, const Weights& weights) {
     s.mean_length = static_cast<double>(plies) / n;
   }
   with_rules(rules, [&]<RuleSet R>() { replay_stats<R>(data, s); });
-  const int size = rules.board_size;
+  const BoardShape size = rules.board;
   for (int phase = 0; phase < 2; ++phase) {
     const double man = weight_of(weights, size, "material.man", phase);
     const double king = weight_of(weights, size, "material.king", phase);

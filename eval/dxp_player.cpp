@@ -245,9 +245,9 @@ class DxpProgram {
 };
 
 void check_settings(const DxpSettings& s, const Variant& variant) {
-  if (variant.rules.board_size != 10)
+  if (!(variant.rules.board == BoardShape{10, 10}))
     throw Error("dama dxp: DXP is a protocol of the 10x10 board; " + std::string(variant.name) + " is played on " +
-                std::to_string(variant.rules.board_size) + "x" + std::to_string(variant.rules.board_size));
+                shape_name(variant.rules.board));
   if (s.listen.empty() == s.connect.empty()) throw Error("dama dxp: give one of --listen and --connect");
   if (s.games < 1) throw Error("--games: at least 1");
   if (s.minutes < 0 || s.minutes > 999) throw Error("--minutes: 0 to 999 (DXP has three digits)");

@@ -19,7 +19,7 @@ void check_match_settings(const MatchSettings& s) {
   if (s.tt_megabytes == 0) throw Error("--tt-mb: expected at least 1");
   for (const auto* p : {&s.a, &s.b}) {
     if (p->dxp_address.empty()) continue;
-    if (find_variant(s.variant).rules.board_size != 10 || s.no_forced_capture)
+    if (!(find_variant(s.variant).rules.board == BoardShape{10, 10}) || s.no_forced_capture)
       throw Error("--" + std::string(p == &s.a ? "a" : "b") + " '" + p->text +
                   "': DXP is a protocol of the 10x10 board (variant international)");
     if (s.concurrency != 1)

@@ -66,11 +66,11 @@ def run(binary, *args):
 
 
 def variants(binary):
-    """(name, board size, flying kings, give-away) for every variant `dama variants` lists."""
+    """(name, board "WxH", flying kings, give-away) for every variant `dama variants` lists."""
     found = []
     for block in re.split(r"\n(?=\S)", run(binary, "variants").strip()):
         name = block.split(":")[0].split(" ")[0]
-        board = int(re.search(r"board=(\d+)x", block).group(1))
+        board = re.search(r"board=(\d+x\d+)", block).group(1)
         flying = re.search(r"kings=(\w+)", block).group(1) == "flying"
         giveaway = "no-move=wins" in block  # said only for the give-away game
         found.append((name, board, flying, giveaway))
@@ -111,7 +111,7 @@ def main():
         if giveaway:
             rules = GIVEAWAY
         else:
-            rules = dict(COMMON, **(FLYING_10X10 if flying and board == 10 else FLYING if flying else SHORT))
+            rules = dict(COMMON, **(FLYING_10X10 if flying and board == "10x10" else FLYING if flying else SHORT))
         weights = [(f, rules.get(f, (0, 0))) for f in names]
         metadata = {"source": "hand-set defaults", "date": args.date, "generator": "scripts/make_default_weights.py",
                     "note": "piece-square tables are 0: the tuner's job"}

@@ -88,7 +88,7 @@ std::string to_toml(const SelfplayConfig& c) {
 void validate(SelfplayConfig& c) {
   const Variant& variant = find_variant(c.variant);  // throws for an unknown name
   c.variant = std::string(variant.name);
-  if (!c.forced_capture && variant.rules.board_size != 8)
+  if (!c.forced_capture && !(variant.rules.board == BoardShape{8, 8}))
     throw Error("forced_capture = false (the house rule) exists for the 8x8 variants only");
   const DrawRules draw_rules = parse_draw_rules(c.draw_rules);
   check_draw_rules(draw_rules, variant.rules);

@@ -14,11 +14,11 @@ namespace {
 
 template <class Board>
 class BoardTest : public ::testing::Test {};
-using Boards = ::testing::Types<Board8, Board10>;
+using Boards = ::testing::Types<Board8, Board10, Board10x8>;
 struct BoardName {
   template <class Board>
   static std::string GetName(int) {
-    return Board::kSize == 8 ? "Board8" : "Board10";
+    return Board::kWidth == 8 ? "Board8" : Board::kHeight == 10 ? "Board10" : "Board10x8";
   }
 };
 TYPED_TEST_SUITE(BoardTest, Boards, BoardName);
@@ -30,7 +30,7 @@ typename Board::Bitboard bit_at(int square) {
 
 TYPED_TEST(BoardTest, NumberingCoversTheDarkSquaresRowByRowFromTheTop) {
   using B = TypeParam;
-  EXPECT_EQ(B::kSquares, B::kSize * B::kSize / 2);
+  EXPECT_EQ(B::kSquares, B::kWidth * B::kHeight / 2);
   std::set<std::pair<int, int>> seen;
   for (int s = 1; s <= B::kSquares; ++s) {
     const int x = B::x_of_square(s), y = B::y_of_square(s);

@@ -55,10 +55,11 @@ void expect_round_trip(const Material& m) {
   EXPECT_LT(holes, index.size() / 4 + 1) << m.code();
 }
 
-TEST(SliceIndexTest, EveryIndexRoundTripsOnBothBoards) {
+TEST(SliceIndexTest, EveryIndexRoundTripsOnEveryBoard) {
   for (const Material m : {Material{0, 1, 0, 1}, Material{2, 1, 1, 0}, Material{1, 1, 1, 1}, Material{0, 3, 0, 1}, Material{3, 0, 1, 0}}) {
     expect_round_trip<Board8>(m);
     if (m.pieces() <= 3) expect_round_trip<Board10>(m);
+    if (m.pieces() <= 3) expect_round_trip<Board10x8>(m);
   }
 }
 
@@ -150,8 +151,8 @@ void expect_same_as_forward_solution(const std::string& name, int pieces) {
 // One rule set per switch of RULES.md: backward captures and flying kings
 // (russian), king-first (czech), most pieces and crowning only at the end
 // (brazilian), most kings (spanish), the Italian order and short kings,
-// removal at once (american), the house rule, the 10x10 board, and the
-// give-away goal (poddavki).
+// removal at once (american), the house rule, the 10x10 and 10x8 boards,
+// and the give-away goal (poddavki).
 #if !DAMA_SLOW_SUITE
 TEST(TableBuildTest, RetrogradeEqualsForwardIterationForEveryRuleSwitch) {
   expect_same_as_forward_solution<test::variant_rules("poddavki")>("poddavki", 3);
@@ -163,6 +164,7 @@ TEST(TableBuildTest, RetrogradeEqualsForwardIterationForEveryRuleSwitch) {
   expect_same_as_forward_solution<test::variant_rules("italian")>("italian", 3);
   expect_same_as_forward_solution<test::variant_rules("american")>("american", 3);
   expect_same_as_forward_solution<test::variant_rules("international")>("international", 3);
+  expect_same_as_forward_solution<test::variant_rules("russian10x8")>("russian10x8", 3);
 }
 #endif
 

@@ -55,7 +55,7 @@ Weights random_weights(const Variant& variant, std::uint64_t seed, EvalModel mod
   w.variant = std::string(variant.name);
   w.model = model;
   w.source = "random " + std::string(model_name(model));
-  w.values.resize(2 * static_cast<std::size_t>(model_feature_count(variant.rules.board_size, model)));
+  w.values.resize(2 * static_cast<std::size_t>(model_feature_count(variant.rules.board, model)));
   for (float& v : w.values) v = static_cast<float>(random.below(20001) - 10000) / 97.0f;
   return w;
 }
@@ -68,7 +68,7 @@ struct DenseSink {
 
 template <RuleSet R>
 std::vector<float> feature_values(const Position<BoardFor<R>>& p) {
-  DenseSink sink{std::vector<float>(static_cast<std::size_t>(feature_count(R.board_size)))};
+  DenseSink sink{std::vector<float>(static_cast<std::size_t>(feature_count(R.board)))};
   visit_features<R>(p, sink);
   return sink.values;
 }
@@ -78,7 +78,7 @@ std::map<std::string, float> features_of(const std::string& variant, const std::
   std::map<std::string, float> named;
   with_variant(variant, [&]<RuleSet R>() {
     const auto values = feature_values<R>(parse_fen<BoardFor<R>>(fen));
-    const auto& names = feature_names(R.board_size);
+    const auto& names = feature_names(R.board);
     for (std::size_t f = 0; f < values.size(); ++f)
       if (values[f] != 0) named[names[f]] = values[f];
   });
@@ -128,7 +128,7 @@ TEST_P(EvaluateTest, EqualsTheRoundedDotProductOfTheExtractedFeatures) {
 TEST_P(EvaluateTest, ExtractedTermsLieInTheSchema) {
   with_variant(GetParam(), [&]<RuleSet R>() {
     for (const EvalModel model : {EvalModel::Linear, EvalModel::Patterns}) {
-    const auto weights = static_cast<std::uint32_t>(2 * model_feature_count(R.board_size, model));
+    const auto weights = static_cast<std::uint32_t>(2 * model_feature_count(R.board, model));
     FeatureVector features;
     for (const auto& p : positions<R>()) {
       extract_features<R>(p, model, features);
@@ -136,7 +136,7 @@ TEST_P(EvaluateTest, ExtractedTermsLieInTheSchema) {
       ASSERT_LE(features.size, FeatureVector::kCapacity);
       int pattern_terms = 0;
       for (const FeatureTerm& t : features) {
-        pattern_terms += t.index >= static_cast<std::uint32_t>(2 * feature_count(R.board_size));
+        pattern_terms += t.index >= static_cast<std::uint32_t>(2 * feature_count(R.board));
         ASSERT_LT(t.index, weights) << to_fen(p);
         ASSERT_NE(t.coefficient, 0.0f) << to_fen(p);
         ASSERT_TRUE(std::isfinite(t.coefficient)) << to_fen(p);
@@ -186,7 +186,8 @@ TEST_P(EvaluateTest, PatternConfigurationsAreTheRegionsSquaresAsTheSideToMoveSee
       EXPECT_EQ(*ys.rbegin() - *ys.begin(), 3) << "region " << r;
     }
     EXPECT_EQ(static_cast<int>(covered.size()), Board::kSquares);
-    EXPECT_EQ(T::kRegions, R.board_size == 8 ? 9 : 16);
+    const int regions = R.board == BoardShape{8, 8} ? 9 : R.board == BoardShape{10, 10} ? 16 : 12;
+    EXPECT_EQ(T::kRegions, regions);
     int wrong = 0;
     for (const auto& p : positions<R>()) {
       const bool white = p.side == Color::White;
@@ -246,12 +247,12 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, EvaluateTest, ::testing::ValuesIn(variant_
 // ---------------------------------------------------------------------------
 // The schema
 
-TEST(FeatureSchema, NamesAreUniqueAndCountedPerBoardSize) {
-  for (const int size : {8, 10}) {
+TEST(FeatureSchema, NamesAreUniqueAndCountedPerBoardShape) {
+  for (const BoardShape size : kBoardShapes) {
     const auto& names = feature_names(size);
     EXPECT_EQ(static_cast<int>(names.size()), feature_count(size));
     EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size());
-    const int squares = size * size / 2, per_row = size / 2;
+    const int squares = size.width * size.height / 2, per_row = size.width / 2;
     EXPECT_EQ(feature_count(size), kNamedFeatureCount + (squares - per_row) + squares);
     const std::regex well_formed("[a-z_]+(\\.[a-z_0-9]+)*");
     for (const auto& name : names) EXPECT_TRUE(std::regex_match(name, well_formed)) << name;
@@ -260,10 +261,12 @@ TEST(FeatureSchema, NamesAreUniqueAndCountedPerBoardSize) {
     EXPECT_EQ(names.back(), "pst.king." + std::to_string(squares));
     EXPECT_TRUE(std::regex_match(schema_hash(size), std::regex("[0-9a-f]{16}"))) << schema_hash(size);
   }
-  EXPECT_EQ(feature_count(8), 77);
-  EXPECT_EQ(feature_count(10), 112);
-  EXPECT_NE(schema_hash(8), schema_hash(10));
-  EXPECT_THROW(feature_count(12), Error);
+  EXPECT_EQ(feature_count({8, 8}), 77);
+  EXPECT_EQ(feature_count({10, 10}), 112);
+  EXPECT_EQ(feature_count({10, 8}), 92);
+  EXPECT_NE(schema_hash({8, 8}), schema_hash({10, 10}));
+  EXPECT_NE(schema_hash({10, 8}), schema_hash({10, 10}));
+  EXPECT_THROW(feature_count({12, 12}), Error);
 }
 
 // ---------------------------------------------------------------------------
@@ -465,15 +468,15 @@ TEST(EvalCommand, AppliesPlayedMovesAndReadsAWeightsFile) {
 TEST(EvalCommand, ListsTheSchema) {
   const Outcome r = run_dama({"eval", "--variant", "international", "--features"});
   ASSERT_EQ(r.exit_code, 0) << r;
-  std::vector<std::string> expected = {"schema", schema_hash(10)};
-  for (const auto& name : feature_names(10)) expected.push_back(name);
+  std::vector<std::string> expected = {"schema", schema_hash({10, 10})};
+  for (const auto& name : feature_names({10, 10})) expected.push_back(name);
   std::istringstream words(r.out);
   std::vector<std::string> printed;
   for (std::string word; words >> word && word != "pattern";) printed.push_back(word);
   EXPECT_EQ(printed, expected);
   // Then the pattern schema: its hash, its size and each region's squares (r15: the top-right
   // 4x4 window, files g-j of rows 7-10).
-  EXPECT_THAT(r.out, HasSubstr("pattern schema " + pattern_schema_hash(10) + ": 104976 features"));
+  EXPECT_THAT(r.out, HasSubstr("pattern schema " + pattern_schema_hash({10, 10}) + ": 104976 features"));
   EXPECT_THAT(r.out, HasSubstr("\nr15 = squares 4 5 9 10 14 15 19 20\n")) << r.out;
 }
 

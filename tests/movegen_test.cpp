@@ -22,7 +22,7 @@ class EveryRuleSet : public ::testing::TestWithParam<RuleSet> {
   template <class F>
   void for_random_positions(F&& check, int count = 4000) {
     const RuleSet& rules = GetParam();
-    with_board(rules.board_size, [&]<class Board>() {
+    with_board(rules.board, [&]<class Board>() {
       for (const auto& p : test_positions<Board>(rules, 90 + static_cast<int>(rules.choice), count)) {
         SCOPED_TRACE(to_fen(p));
         check(p);

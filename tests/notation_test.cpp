@@ -148,8 +148,10 @@ void expect_square_names() {
   for (int s = 1; s <= Board::kSquares; ++s) {
     const int bit = Board::kBitOfSquare[s];
     const std::string name = square_name<Board>(bit, Notation::Algebraic);
+    // The 10x8 board's columns are a-h, i, k (no j: the encyclopedia seed).
+    const char* letters = Board::kHeight == 8 && Board::kWidth == 10 ? "abcdefghik" : "abcdefghij";
     const std::string expected =
-        std::string(1, static_cast<char>('a' + Board::x_of_square(s))) + std::to_string(Board::y_of_square(s) + 1);
+        std::string(1, letters[Board::x_of_square(s)]) + std::to_string(Board::y_of_square(s) + 1);
     EXPECT_EQ(name, expected);
     EXPECT_EQ(square_name<Board>(bit, Notation::Numeric), std::to_string(s));
     EXPECT_EQ(read_square<Board>(name), bit) << name;
@@ -170,6 +172,17 @@ TEST(Notation, SquareNames) {
   EXPECT_EQ(read_square<Board10>("a1"), Board10::kBitOfSquare[46]);
   EXPECT_EQ(read_square<Board10>("k1"), std::nullopt);
   EXPECT_EQ(read_square<Board8>("C3"), Board8::kBitOfSquare[22]);
+  // 10x8: 1 = b8, 5 = k8 (also read as j8, how programs that letter every
+  // column write it), 36 = a1, 40 = i1; there is no row 9.
+  expect_square_names<Board10x8>();
+  EXPECT_EQ(square_name<Board10x8>(Board10x8::kBitOfSquare[5], Notation::Algebraic), "k8");
+  EXPECT_EQ(read_square<Board10x8>("b8"), Board10x8::kBitOfSquare[1]);
+  EXPECT_EQ(read_square<Board10x8>("k8"), Board10x8::kBitOfSquare[5]);
+  EXPECT_EQ(read_square<Board10x8>("j8"), Board10x8::kBitOfSquare[5]);
+  EXPECT_EQ(read_square<Board10x8>("a1"), Board10x8::kBitOfSquare[36]);
+  EXPECT_EQ(read_square<Board10x8>("i1"), Board10x8::kBitOfSquare[40]);
+  EXPECT_EQ(read_square<Board10x8>("b10"), std::nullopt);
+  EXPECT_EQ(read_square<Board10x8>("l2"), std::nullopt);
 }
 
 TEST(Notation, RejectsUnreadableInput) {

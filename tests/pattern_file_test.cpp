@@ -39,7 +39,7 @@ std::string read_bytes(const std::string& path) {
 Weights pattern_weights(const Variant& variant, std::uint64_t seed) {
   Weights w = with_model(default_weights(variant), variant, EvalModel::Patterns);
   test::Random random(seed);
-  const std::size_t named = 2 * static_cast<std::size_t>(feature_count(variant.rules.board_size));
+  const std::size_t named = 2 * static_cast<std::size_t>(feature_count(variant.rules.board));
   for (std::size_t i = named; i < w.values.size(); ++i)
     if (random.below(3) == 0) w.values[i] = static_cast<float>(random.below(8001) - 4000) / 100.0f;
   w.metadata = {{"source", "test"}};
@@ -56,8 +56,8 @@ std::string refusal(const std::string& bytes, const Variant& variant) {
 }
 
 TEST(PatternFile, SizesAreWhatTheIssueAsks) {
-  EXPECT_GE(2 * pattern_feature_count(8), 50000);
-  EXPECT_GE(2 * pattern_feature_count(10), 200000);
+  EXPECT_GE(2 * pattern_feature_count({8, 8}), 50000);
+  EXPECT_GE(2 * pattern_feature_count({10, 10}), 200000);
 }
 
 TEST(PatternFile, RoundTripsWithinHalfAStepAndRereadsExactly) {
@@ -69,7 +69,7 @@ TEST(PatternFile, RoundTripsWithinHalfAStepAndRereadsExactly) {
     const Weights back = load_weights(path, variant);
     ASSERT_EQ(back.model, EvalModel::Patterns);
     ASSERT_EQ(back.values.size(), w.values.size());
-    const std::size_t named = 2 * static_cast<std::size_t>(feature_count(variant.rules.board_size));
+    const std::size_t named = 2 * static_cast<std::size_t>(feature_count(variant.rules.board));
     for (std::size_t i = 0; i < named; ++i) ASSERT_EQ(back.values[i], w.values[i]) << i;  // float32, exact
     // The largest |w| is 40, so the scale is 512: a step of 1/512 centi-man.
     for (std::size_t i = named; i < w.values.size(); ++i) ASSERT_LE(std::fabs(back.values[i] - w.values[i]), 0.5 / 512) << i;
@@ -127,7 +127,7 @@ TEST_F(PatternRefusalTest, WrongMagicVersionAndTrailingBytes) {
 TEST_F(PatternRefusalTest, AnotherPatternSchema) {
   // The header's pattern schema edited (same length, so only the field is wrong).
   std::string bad = good;
-  const std::string hash = pattern_schema_hash(8);
+  const std::string hash = pattern_schema_hash({8, 8});
   const std::size_t at = bad.find(hash);
   ASSERT_NE(at, std::string::npos);
   bad[at] = bad[at] == '0' ? '1' : '0';
@@ -158,8 +158,8 @@ TEST(PatternFile, TheShippedPatternWeightsLoadForTheirVariants) {
     const Variant& variant = find_variant(name);
     const Weights w = load_weights(std::string(kBuiltinPatterns), variant);
     EXPECT_EQ(w.model, EvalModel::Patterns);
-    EXPECT_EQ(w.values.size(), 2 * static_cast<std::size_t>(model_feature_count(variant.rules.board_size, EvalModel::Patterns)));
-    const auto linear_size = 2 * static_cast<std::size_t>(model_feature_count(variant.rules.board_size, EvalModel::Linear));
+    EXPECT_EQ(w.values.size(), 2 * static_cast<std::size_t>(model_feature_count(variant.rules.board, EvalModel::Patterns)));
+    const auto linear_size = 2 * static_cast<std::size_t>(model_feature_count(variant.rules.board, EvalModel::Linear));
     EXPECT_TRUE(std::any_of(w.values.begin() + static_cast<std::ptrdiff_t>(linear_size), w.values.end(),
                             [](float v) { return v != 0; }));  // fitted, not the linear model padded with zeros
   }

@@ -65,6 +65,27 @@ INSTANTIATE_TEST_SUITE_P(StartTsv, StartPerft, ::testing::ValuesIn(start_cases()
                                             std::to_string(c.depth));
                          });
 
+// The independent reference generator (reference_movegen.cpp) walks the same
+// trees with a move maker of its own (reference_perft): each unique-convention
+// figure of the table up to a budget of leaves (more in the slow suite), so a
+// variant whose figures dama computed (russian10x8) is checked by a second
+// implementation.
+TEST(StartTsv, TheReferenceGeneratorAgreesWithTheUniqueFigures) {
+  constexpr std::uint64_t kBudget = DAMA_SLOW_SUITE ? 30'000'000 : 300'000;
+  int checked = 0;
+  for (const auto& row : read_tsv("start.tsv").rows) {
+    if (field(row, "counting") != "unique") continue;
+    const Variant& v = find_variant(field(row, "variant"));
+    const auto counts = parse_counts(field(row, "nodes_by_depth_from_1"));
+    with_board(v.rules.board, [&]<class Board>() {
+      const auto start = parse_fen<Board>(field(row, "start_fen"));
+      for (std::size_t d = 0; d < counts.size() && counts[d] <= kBudget; ++d, ++checked)
+        EXPECT_EQ(reference_perft(v.rules, start, static_cast<int>(d + 1)), counts[d]) << v.name << " depth " << d + 1;
+    });
+  }
+  EXPECT_GE(checked, 4 * static_cast<int>(kVariantCount));
+}
+
 #if !DAMA_SLOW_SUITE
 
 // The table covers every variant in both conventions.
@@ -81,7 +102,7 @@ TEST(StartTsv, CoversEveryVariantInBothConventions) {
 TEST(StartTsv, FenIsTheVariantsStartPosition) {
   for (const auto& row : read_tsv("start.tsv").rows) {
     const Variant& v = find_variant(field(row, "variant"));
-    with_board(v.rules.board_size, [&]<class Board>() {
+    with_board(v.rules.board, [&]<class Board>() {
       EXPECT_EQ(parse_fen<Board>(field(row, "start_fen")), Position<Board>::start(v.rules.first_player)) << v.name;
     });
   }
@@ -92,7 +113,7 @@ TEST(StartPosition, FirstPlayer) {
   for (const Variant& v : kVariants) {
     const Color expected = v.name == "american" ? Color::Black : Color::White;
     EXPECT_EQ(v.rules.first_player, expected) << v.name;
-    with_board(v.rules.board_size,
+    with_board(v.rules.board,
                [&]<class Board>() { EXPECT_EQ(Position<Board>::start(v.rules.first_player).side, expected); });
   }
 }
@@ -101,7 +122,7 @@ TEST(StartPosition, FirstPlayer) {
 TEST(PerftDivide, SumsToPerft) {
   for (const Variant& v : kVariants) {
     for (Counting counting : {Counting::Unique, Counting::Paths}) {
-      with_board(v.rules.board_size, [&]<class Board>() {
+      with_board(v.rules.board, [&]<class Board>() {
         // A position with captures a few plies in, from the random games.
         for (const auto& p : random_positions<Board>(v.rules, 7, 40)) {
           if (!has_capture(v.rules, p)) continue;
@@ -122,7 +143,7 @@ TEST(PerftDivide, SumsToPerft) {
 // perft(0) is the position itself; perft(1) is the number of legal moves.
 TEST(Perft, DepthZeroAndOne) {
   for (const Variant& v : kVariants) {
-    with_board(v.rules.board_size, [&]<class Board>() {
+    with_board(v.rules.board, [&]<class Board>() {
       for (const auto& p : test_positions<Board>(v.rules, 11, 200)) {
         for (Counting counting : {Counting::Unique, Counting::Paths}) {
           EXPECT_EQ(perft_nodes(v.rules, p, counting, 0), 1u);

@@ -79,7 +79,7 @@ class Reference {
     return by_king || rules_.men_capture_kings || board_[s] != Piece::EnemyKing;
   }
   int forward() const { return side_ == Color::White ? +1 : -1; }
-  bool last_row(int s) const { return Board::y_of_square(s) == (side_ == Color::White ? Board::kSize - 1 : 0); }
+  bool last_row(int s) const { return Board::y_of_square(s) == (side_ == Color::White ? Board::kHeight - 1 : 0); }
 
   // The square (x, y) + k * (dx, dy), or 0 when off the board.
   static int along(int s, int dx, int dy, int k) {
@@ -235,7 +235,44 @@ std::vector<PlainMove> reference_moves(const RuleSet& rules, const Position<Boar
   return Reference<Board>(rules, p).moves();
 }
 
+namespace {
+
+// The position after m: the mover leaves `from` for `to` (a king if it was one
+// or m crowns it), the captured pieces go, the other side is to move.
+template <class Board>
+Position<Board> after_plain(const Position<Board>& p, const PlainMove& m) {
+  Position<Board> q = p;
+  const auto from = Board::square_bit(m.from), to = Board::square_bit(m.to);
+  const int us = index(p.side), them = 1 - us;
+  const bool king = (p.kings & from) || m.promotes;
+  q.pieces[us] = (q.pieces[us] & ~from) | to;
+  q.kings &= ~from;
+  if (king) q.kings |= to;
+  for (const int s : m.captured) {
+    q.pieces[them] &= ~Board::square_bit(s);
+    q.kings &= ~Board::square_bit(s);
+  }
+  q.side = ~p.side;
+  return q;
+}
+
+}  // namespace
+
+template <class Board>
+std::uint64_t reference_perft(const RuleSet& rules, const Position<Board>& p, int depth) {
+  if (depth == 0) return 1;
+  const auto moves = reference_moves(rules, p);
+  if (depth == 1) return moves.size();
+  std::uint64_t nodes = 0;
+  for (const PlainMove& m : moves) nodes += reference_perft(rules, after_plain(p, m), depth - 1);
+  return nodes;
+}
+
 template std::vector<PlainMove> reference_moves<Board8>(const RuleSet&, const Position<Board8>&);
 template std::vector<PlainMove> reference_moves<Board10>(const RuleSet&, const Position<Board10>&);
+template std::vector<PlainMove> reference_moves<Board10x8>(const RuleSet&, const Position<Board10x8>&);
+template std::uint64_t reference_perft<Board8>(const RuleSet&, const Position<Board8>&, int);
+template std::uint64_t reference_perft<Board10>(const RuleSet&, const Position<Board10>&, int);
+template std::uint64_t reference_perft<Board10x8>(const RuleSet&, const Position<Board10x8>&, int);
 
 }  // namespace dama::test

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "fen.hpp"
 #include "test_support.hpp"
 
 namespace dama::test {
@@ -67,6 +68,16 @@ TEST_P(RuleCaseTest, Perft1To3) {
       EXPECT_EQ(perft_nodes(rules(), c()["fen"], counting, depth), expected[depth - 1])
           << counting_name(counting) << " perft(" << depth << "), " << context();
   }
+}
+
+// (d) The independent reference generator (reference_movegen.cpp) lists the
+// same moves, so a row whose figures were worked out by hand or by dama has a
+// second implementation behind it.
+TEST_P(RuleCaseTest, TheReferenceGeneratorListsTheSameMoves) {
+  with_board(rules().board, [&]<class Board>() {
+    const auto p = parse_fen<Board>(c()["fen"]);
+    EXPECT_EQ(identities(reference_moves(rules(), p)), parse_legal_moves_column(c()["legal_moves"])) << context();
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(RuleCasesTsv, RuleCaseTest, ::testing::ValuesIn(rule_cases()),

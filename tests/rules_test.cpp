@@ -18,7 +18,7 @@ using ::testing::HasSubstr;
 TEST(Variants, MatchTheRulesTable) {
   struct Row {
     const char* name;
-    int board;
+    BoardShape board;
     Color first;
     bool backwards, flying, men_take_kings;
     CaptureChoice choice;
@@ -29,20 +29,21 @@ TEST(Variants, MatchTheRulesTable) {
   using enum CaptureChoice;
   using enum CrowningInCapture;
   const Row table[] = {
-      {"russian", 8, Color::White, true, true, true, Any, ContinueAsKing, Removal::AtEnd},
-      {"czech", 8, Color::White, false, true, true, KingFirst, EndsMove, Removal::AtEnd},
-      {"brazilian", 8, Color::White, true, true, true, MostPieces, OnlyIfEnds, Removal::AtEnd},
-      {"spanish", 8, Color::White, false, true, true, MostPiecesThenKings, EndsMove, Removal::AtEnd},
-      {"italian", 8, Color::White, false, false, false, Italian, EndsMove, Removal::AtEnd},
-      {"american", 8, Color::Black, false, false, true, Any, EndsMove, Removal::AtOnce},
-      {"international", 10, Color::White, true, true, true, MostPieces, OnlyIfEnds, Removal::AtEnd},
-      {"poddavki", 8, Color::White, true, true, true, Any, ContinueAsKing, Removal::AtEnd, Goal::NoMoveWins},
+      {"russian", {8, 8}, Color::White, true, true, true, Any, ContinueAsKing, Removal::AtEnd},
+      {"czech", {8, 8}, Color::White, false, true, true, KingFirst, EndsMove, Removal::AtEnd},
+      {"brazilian", {8, 8}, Color::White, true, true, true, MostPieces, OnlyIfEnds, Removal::AtEnd},
+      {"spanish", {8, 8}, Color::White, false, true, true, MostPiecesThenKings, EndsMove, Removal::AtEnd},
+      {"italian", {8, 8}, Color::White, false, false, false, Italian, EndsMove, Removal::AtEnd},
+      {"american", {8, 8}, Color::Black, false, false, true, Any, EndsMove, Removal::AtOnce},
+      {"international", {10, 10}, Color::White, true, true, true, MostPieces, OnlyIfEnds, Removal::AtEnd},
+      {"poddavki", {8, 8}, Color::White, true, true, true, Any, ContinueAsKing, Removal::AtEnd, Goal::NoMoveWins},
+      {"russian10x8", {10, 8}, Color::White, true, true, true, Any, ContinueAsKing, Removal::AtEnd},
   };
   ASSERT_EQ(kVariantCount, std::size(table));
   for (const Row& row : table) {
     SCOPED_TRACE(row.name);
     const RuleSet& r = find_variant(row.name).rules;
-    EXPECT_EQ(r.board_size, row.board);
+    EXPECT_EQ(r.board, row.board);
     EXPECT_EQ(r.first_player, row.first);
     EXPECT_EQ(r.men_capture_backwards, row.backwards);
     EXPECT_EQ(r.flying_kings, row.flying);
@@ -242,7 +243,7 @@ std::vector<std::string> reference_steps(const Position<Board>& p, bool flying_k
   std::vector<std::string> steps;
   const Color side = p.side;
   const int forward = side == Color::White ? +1 : -1;
-  const int last_row = side == Color::White ? Board::kSize - 1 : 0;
+  const int last_row = side == Color::White ? Board::kHeight - 1 : 0;
   for (int s = 1; s <= Board::kSquares; ++s) {
     const auto bit = Board::square_bit(s);
     if (!(p.of(side) & bit)) continue;
@@ -320,7 +321,7 @@ TEST(HouseRule, NotForInternational) {
   }
   EXPECT_THROW(legal_moves(house, "W:W31-50:B1-20", Counting::Unique), Error);
   for (const Variant& v : kVariants)
-    if (v.rules.board_size == 8) {
+    if (v.rules.board == BoardShape{8, 8}) {
       // Every 8x8 variant has the house rule but poddavki, whose game is compulsory capture.
       EXPECT_EQ(is_compiled(v.rules.without_forced_capture()), v.name != "poddavki") << v.name;
     }

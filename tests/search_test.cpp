@@ -78,8 +78,17 @@ struct VariantAt {
   static constexpr std::string_view kName = kVariants[I].name;
 };
 using AllVariants = ::testing::Types<VariantAt<0>, VariantAt<1>, VariantAt<2>, VariantAt<3>, VariantAt<4>,
-                                     VariantAt<5>, VariantAt<6>, VariantAt<7>>;
-static_assert(kVariantCount == 8, "add the new variant to AllVariants");
+                                     VariantAt<5>, VariantAt<6>, VariantAt<7>, VariantAt<8>>;
+static_assert(kVariantCount == 9, "add the new variant to AllVariants");
+
+// The text for R's board: 8x8, 10x10 or 10x8.  The 10x8 positions are the
+// 8x8 ones on the same coordinates (a1 bottom left), renumbered.
+template <RuleSet R>
+constexpr const char* on_board(const char* board8, const char* board10, const char* board10x8) {
+  if constexpr (R.board == BoardShape{8, 8}) return board8;
+  if constexpr (R.board == BoardShape{10, 10}) return board10;
+  return board10x8;
+}
 
 template <class V>
 class SearchTest : public ::testing::Test {};
@@ -102,12 +111,12 @@ TYPED_TEST(SearchTest, FindsTheShotThatWinsInThreePlies) {
   constexpr RuleSet R = TypeParam::kRules;
   if constexpr (no_move_wins(R)) return;  // poddavki's wins are the other way round: PoddavkiSearch
   using Board = BoardFor<R>;
-  const bool small = R.board_size == 8;
-  const auto root = parse_fen<Board>(small ? "W:W22,23,25,29:B14,15" : "W:W37,38,41,46:B27,28");
+  const auto root = parse_fen<Board>(on_board<R>("W:W22,23,25,29:B14,15", "W:W37,38,41,46:B27,28", "W:W27,28,31,36:B17,18"));
+  const std::string shot = on_board<R>("22-18", "37-32", "27-22");
   auto searcher = make_searcher<R>();
   const auto result = searcher.search(root, depth_limit(3));
   ASSERT_TRUE(result.best_move);
-  EXPECT_EQ(numeric<R>(root, *result.best_move), small ? "22-18" : "37-32");
+  EXPECT_EQ(numeric<R>(root, *result.best_move), shot);
   EXPECT_EQ(result.score, kWinScore - 3);
   EXPECT_EQ(format_score(result.score), "win 3");
   ASSERT_EQ(result.pv.size(), 3u);
@@ -116,7 +125,7 @@ TYPED_TEST(SearchTest, FindsTheShotThatWinsInThreePlies) {
   auto shallow = make_searcher<R>();
   const auto at_depth_1 = shallow.search(root, depth_limit(1));
   ASSERT_TRUE(at_depth_1.best_move);
-  EXPECT_EQ(numeric<R>(root, *at_depth_1.best_move), small ? "22-18" : "37-32");
+  EXPECT_EQ(numeric<R>(root, *at_depth_1.best_move), shot);
   EXPECT_EQ(at_depth_1.score, kWinScore - 3);
 
   // From Black's side after 22-18: the forced capture, and a loss in 2 plies.
@@ -135,7 +144,7 @@ TYPED_TEST(SearchTest, FindsTheShotThatWinsInThreePlies) {
 TYPED_TEST(SearchTest, CapturingTheLastPieceIsAWinInOne) {
   constexpr RuleSet R = TypeParam::kRules;
   using Board = BoardFor<R>;
-  if constexpr (R.board_size == 8 && R.men_capture_kings && !no_move_wins(R)) {
+  if constexpr (R.board == BoardShape{8, 8} && R.men_capture_kings && !no_move_wins(R)) {
     const auto root = parse_fen<Board>("W:W22:BK18");
     auto searcher = make_searcher<R>();
     const auto result = searcher.search(root, depth_limit(2));
@@ -171,9 +180,9 @@ TEST(PoddavkiSearch, GivesAwayTheLastPieceAndAvoidsTakingTheOpponentsLast) {
 TYPED_TEST(SearchTest, NoLegalMoveMeansNoBestMove) {
   constexpr RuleSet R = TypeParam::kRules;
   using Board = BoardFor<R>;
-  // 8x8: White's man g1 is blocked by f2, h2 and e3 (see game_test).  10x10:
-  // White's man on 46 (a1) is blocked by 41 (b2) and 37 (c3).
-  const auto root = parse_fen<Board>(R.board_size == 8 ? "W:W32:B23,27,28" : "W:W46:B37,41");
+  // 8x8: White's man g1 is blocked by f2, h2 and e3 (see game_test).  10x10
+  // and 10x8: White's man on a1 is blocked by b2 and c3.
+  const auto root = parse_fen<Board>(on_board<R>("W:W32:B23,27,28", "W:W46:B37,41", "W:W36:B27,31"));
   auto searcher = make_searcher<R>();
   const auto result = searcher.search(root, depth_limit(4));
   EXPECT_FALSE(result.best_move);
@@ -195,18 +204,18 @@ void expect_same(const SearchResult<Board>& a, const SearchResult<Board>& b) {
 }
 
 // A middlegame position (from the bench set), legal in every variant of its board.
+constexpr const char* kMiddlegame10x8 = "W:W21,22,25,26,27,33,35,36,37,38,39:B1,4,5,6,8,9,11,13,15,19";
 template <RuleSet R>
 Position<BoardFor<R>> middlegame() {
-  if constexpr (R.board_size == 8)
-    return parse_fen<Board8>("W:W19,20,21,22,24,29,30,31,32:B1,3,5,8,9,12,14");
-  else
-    return parse_fen<Board10>("W:W22,26,36,37,38,39,42,44,45,46,47,48,49,50:B3,5,7,8,9,10,11,14,15,16,19,29,35");
+  return parse_fen<BoardFor<R>>(
+      on_board<R>("W:W19,20,21,22,24,29,30,31,32:B1,3,5,8,9,12,14",
+                  "W:W22,26,36,37,38,39,42,44,45,46,47,48,49,50:B3,5,7,8,9,10,11,14,15,16,19,29,35", kMiddlegame10x8));
 }
 
 TYPED_TEST(SearchTest, FixedDepthIsDeterministic) {
   constexpr RuleSet R = TypeParam::kRules;
   const auto root = middlegame<R>();
-  const int depth = R.board_size == 8 ? 7 : 5;
+  const int depth = R.board == BoardShape{10, 10} ? 5 : 7;
   auto first = make_searcher<R>(), second = make_searcher<R>();
   const auto a = first.search(root, depth_limit(depth));
   const auto b = second.search(root, depth_limit(depth));
@@ -232,7 +241,7 @@ TYPED_TEST(SearchTest, FixedNodesIsDeterministic) {
 TYPED_TEST(SearchTest, TwoThreadsAtOnceAgree) {
   constexpr RuleSet R = TypeParam::kRules;
   const auto root = middlegame<R>();
-  const auto limits = depth_limit(R.board_size == 8 ? 7 : 5);
+  const auto limits = depth_limit(R.board == BoardShape{10, 10} ? 5 : 7);
   using Result = SearchResult<BoardFor<R>>;
   Result in_thread[2];
   std::thread workers[2];

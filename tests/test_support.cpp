@@ -152,7 +152,7 @@ std::vector<std::string> parse_legal_moves_column(std::string_view column) {
 
 template <class Board>
 std::vector<Position<Board>> random_setups(std::uint64_t seed, int count) {
-  const int max_pieces = Board::kSize == 8 ? 12 : 20;
+  const int max_pieces = Board::kStartMen;
   Random random(seed ^ 0x5E7095ULL);
   std::vector<Position<Board>> out;
   while (static_cast<int>(out.size()) < count) {
@@ -177,6 +177,7 @@ std::vector<Position<Board>> random_setups(std::uint64_t seed, int count) {
 
 template std::vector<Position<Board8>> random_setups<Board8>(std::uint64_t, int);
 template std::vector<Position<Board10>> random_setups<Board10>(std::uint64_t, int);
+template std::vector<Position<Board10x8>> random_setups<Board10x8>(std::uint64_t, int);
 
 std::uint64_t Random::next() {
   std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);

@@ -68,13 +68,6 @@ constexpr RuleSet variant_rules(std::string_view name) {
   throw std::logic_error("no such variant");
 }
 
-// Runs f.template operator()<Board>() for the board of that size.
-template <class F>
-decltype(auto) with_board(int board_size, F&& f) {
-  if (board_size == 8) return f.template operator()<Board8>();
-  return f.template operator()<Board10>();
-}
-
 template <class Board>
 int square_of_bit(int bit) {
   return Board::kSquareOfBit[bit];
@@ -211,6 +204,10 @@ std::vector<std::pair<PlainMove, std::uint64_t>> perft_divide(const RuleSet& rul
 // squares of one of its paths; any RuleSet, compiled or not.
 template <class Board>
 std::vector<PlainMove> reference_moves(const RuleSet& rules, const Position<Board>& p);
+// perft in the unique convention by reference_moves and a move maker of the
+// reference's own: a second implementation of every table figure.
+template <class Board>
+std::uint64_t reference_perft(const RuleSet& rules, const Position<Board>& p, int depth);
 
 // A small deterministic generator (splitmix64), the same on every platform.
 class Random {

@@ -377,11 +377,11 @@ TEST(TunerSamples, RecordWhetherTheMovePlayedCaptured) {
   const SampleSet linear = make_samples(rows, russian), patterns = make_samples(rows, russian, EvalModel::Patterns);
   EXPECT_EQ(linear.capture_pending, (std::vector<std::uint8_t>{0, 1}));
   EXPECT_EQ(patterns.capture_pending, linear.capture_pending);
-  EXPECT_EQ(patterns.weight_count, 2 * (feature_count(8) + pattern_feature_count(8)));
+  EXPECT_EQ(patterns.weight_count, 2 * (feature_count({8, 8}) + pattern_feature_count({8, 8})));
   // The same named terms, then one pattern feature a region (both phases at the start: phase 1, endgame 0 dropped).
   EXPECT_EQ(patterns.term_count(), linear.term_count() + 2 * 9);
   for (std::uint32_t j = patterns.offsets[1] - 9; j < patterns.offsets[1]; ++j)
-    EXPECT_GE(patterns.indices[j], static_cast<std::uint32_t>(2 * feature_count(8)));
+    EXPECT_GE(patterns.indices[j], static_cast<std::uint32_t>(2 * feature_count({8, 8})));
 }
 
 // ---------------------------------------------------------------------------

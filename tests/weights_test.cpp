@@ -43,8 +43,8 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
-int weight_index(int board_size, const std::string& name, bool endgame) {
-  const auto& names = feature_names(board_size);
+int weight_index(BoardShape board, const std::string& name, bool endgame) {
+  const auto& names = feature_names(board);
   const auto it = std::find(names.begin(), names.end(), name);
   if (it == names.end()) throw std::logic_error("no feature " + name);
   return 2 * static_cast<int>(it - names.begin()) + (endgame ? 1 : 0);
@@ -59,7 +59,7 @@ TEST_P(DefaultWeightsTest, TheBuiltInFileLoadsAndCoversTheSchema) {
   const Weights w = default_weights(variant());
   EXPECT_EQ(w.variant, GetParam());
   EXPECT_EQ(w.source, "built-in default");
-  EXPECT_EQ(w.values.size(), 2 * static_cast<std::size_t>(feature_count(variant().rules.board_size)));
+  EXPECT_EQ(w.values.size(), 2 * static_cast<std::size_t>(feature_count(variant().rules.board)));
   for (const float v : w.values) EXPECT_TRUE(std::isfinite(v));
   EXPECT_TRUE(w.metadata.is_object());
   // Every variant ships what dama's own self-play and tuner made of the
@@ -78,7 +78,7 @@ TEST_P(DefaultWeightsTest, TheFileInTheSourceTreeIsTheOneBuiltIn) {
 
 TEST_P(DefaultWeightsTest, AreSensible) {
   const Weights w = default_weights(variant());
-  const int size = variant().rules.board_size;
+  const BoardShape size = variant().rules.board;
   auto weight = [&](const std::string& name, bool endgame) { return w.values[weight_index(size, name, endgame)]; };
   if (no_move_wins(variant().rules)) {
     // poddavki: pieces are what a player wants to be rid of, a king in the
@@ -106,7 +106,7 @@ TEST_P(DefaultWeightsTest, TheHandSetStartLoadsAndIsSensible) {
   EXPECT_EQ(w.metadata.value("source", ""), "hand-set defaults");
   EXPECT_NE(w.values, default_weights(variant()).values) << "the built-in weights are the tuned ones";
   if (no_move_wins(variant().rules)) return;
-  const int size = variant().rules.board_size;
+  const BoardShape size = variant().rules.board;
   auto weight = [&](const std::string& name, bool endgame) { return w.values[weight_index(size, name, endgame)]; };
   EXPECT_EQ(weight("material.man", false), 100);
   const float king = weight("material.king", false);
@@ -137,7 +137,7 @@ TEST(DefaultWeights, AreTheSameFromAnyWorkingDirectory) {
   const Weights w = default_weights(find_variant("international"));
   std::filesystem::current_path(here);
   EXPECT_EQ(w.values, default_weights(find_variant("international")).values);
-  EXPECT_EQ(w.values.size(), 2 * static_cast<std::size_t>(feature_count(10)));
+  EXPECT_EQ(w.values.size(), 2 * static_cast<std::size_t>(feature_count({10, 10})));
 }
 
 // ---------------------------------------------------------------------------
@@ -225,7 +225,7 @@ TEST_F(RefusalTest, AFileForAnotherVariant) {
 TEST_F(RefusalTest, AnotherSchema) {
   auto doc = good();
   doc["schema"] = "0123456789abcdef";
-  expect_refused(doc, {"\"schema\"", "0123456789abcdef", schema_hash(8)});
+  expect_refused(doc, {"\"schema\"", "0123456789abcdef", schema_hash({8, 8})});
   // The message names what differs.
   doc["weights"].erase("tempo.man");
   doc["weights"]["pattern.corner.17"] = {{"opening", 1}, {"endgame", 1}};

@@ -13,14 +13,20 @@ namespace {
 
 template <class Board>
 class ZobristTest : public ::testing::Test {};
-using Boards = ::testing::Types<Board8, Board10>;
+using Boards = ::testing::Types<Board8, Board10, Board10x8>;
 struct BoardName {
   template <class Board>
   static std::string GetName(int) {
-    return Board::kSize == 8 ? "Board8" : "Board10";
+    return Board::kWidth == 8 ? "Board8" : Board::kHeight == 10 ? "Board10" : "Board10x8";
   }
 };
 TYPED_TEST_SUITE(ZobristTest, Boards, BoardName);
+
+// The text for a board: 8x8, 10x10 or 10x8.
+template <class Board>
+const char* variant_on(const char* board8, const char* board10, const char* board10x8) {
+  return Board::kWidth == 8 ? board8 : Board::kHeight == 10 ? board10 : board10x8;
+}
 
 // Every one-piece position -- each square, each colour, man or king, each
 // side to move -- has its own hash.
@@ -46,7 +52,7 @@ TYPED_TEST(ZobristTest, OnePiecePositionsAreAllDistinct) {
 // Flipping one feature of a real position changes the hash.
 TYPED_TEST(ZobristTest, SideKingAndColourChangeTheHash) {
   using B = TypeParam;
-  const RuleSet& rules = find_variant(B::kSize == 8 ? "russian" : "international").rules;
+  const RuleSet& rules = find_variant(variant_on<B>("russian", "international", "russian10x8")).rules;
   for (const auto& p : test_positions<B>(rules, 5, 300)) {
     SCOPED_TRACE(to_fen(p));
     auto other_side = p;
@@ -68,14 +74,14 @@ TYPED_TEST(ZobristTest, SideKingAndColourChangeTheHash) {
 
 TYPED_TEST(ZobristTest, EqualPositionsHashEqual) {
   using B = TypeParam;
-  const RuleSet& rules = find_variant(B::kSize == 8 ? "spanish" : "international").rules;
+  const RuleSet& rules = find_variant(variant_on<B>("spanish", "international", "russian10x8")).rules;
   for (const auto& p : test_positions<B>(rules, 6, 300)) {
     const auto copy = parse_fen<B>(to_fen(p));
     ASSERT_EQ(copy, p);
     EXPECT_EQ(copy.hash(), p.hash());
   }
   EXPECT_EQ(Position<B>::start(Color::White).hash(),
-            parse_fen<B>(B::kSize == 8 ? "W:W21-32:B1-12" : "W:B1-20:W31-50").hash());
+            parse_fen<B>(variant_on<B>("W:W21-32:B1-12", "W:B1-20:W31-50", "W:W26-40:B1-15")).hash());
 }
 
 // The same position reached by two move orders (a transposition).

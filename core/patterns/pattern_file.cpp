@@ -37,7 +37,7 @@ struct Layout {
 };
 
 Layout layout_of(const Variant& variant) {
-  const int size = variant.rules.board_size;
+  const BoardShape size = variant.rules.board;
   return {2 * static_cast<std::size_t>(feature_count(size)), 2 * static_cast<std::size_t>(pattern_feature_count(size))};
 }
 
@@ -78,7 +78,7 @@ Header check_file(std::string_view bytes, const std::string& origin, const Varia
   if (text_field("format") != kFormat) refuse("\"format\"", "expected \"dama-pattern-weights\"");
   if (const std::string v = text_field("variant"); v != variant.name)
     refuse("\"variant\"", "the file is for " + as_json_text(v) + ", not " + as_json_text(variant.name));
-  const int size = variant.rules.board_size;
+  const BoardShape size = variant.rules.board;
   if (const std::string s = text_field("schema"); s != schema_hash(size))
     refuse("\"schema\"", "the file has named-feature schema " + as_json_text(s) + ", this build's is " + as_json_text(schema_hash(size)));
   if (const std::string s = text_field("pattern_schema"); s != pattern_schema_hash(size))
@@ -164,8 +164,8 @@ std::string render_pattern_file(const Weights& w, const Variant& variant, const 
       {"format", kFormat},
       {"version", kVersion},
       {"variant", variant.name},
-      {"schema", schema_hash(variant.rules.board_size)},
-      {"pattern_schema", pattern_schema_hash(variant.rules.board_size)},
+      {"schema", schema_hash(variant.rules.board)},
+      {"pattern_schema", pattern_schema_hash(variant.rules.board)},
       {"families",
        nlohmann::json::array({{{"name", "named"}, {"values", layout.named_values}, {"encoding", "float32"}},
                               {{"name", "patterns"},

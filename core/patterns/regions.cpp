@@ -9,13 +9,6 @@ namespace dama {
 
 namespace {
 
-template <class F>
-decltype(auto) by_board_size(int board_size, F&& f) {
-  if (board_size == 8) return f.template operator()<Board8>();
-  if (board_size == 10) return f.template operator()<Board10>();
-  throw Error("no pattern regions for a " + std::to_string(board_size) + "x" + std::to_string(board_size) + " board");
-}
-
 template <class Board>
 std::string region_listing() {
   using T = PatternTables<Board>;
@@ -30,8 +23,8 @@ std::string region_listing() {
 
 }  // namespace
 
-std::string feature_name(int board_size, int feature) {
-  const auto& names = feature_names(board_size);
+std::string feature_name(BoardShape board, int feature) {
+  const auto& names = feature_names(board);
   if (feature < static_cast<int>(names.size())) return names[static_cast<std::size_t>(feature)];
   const int p = feature - static_cast<int>(names.size());
   std::string digits;
@@ -39,19 +32,19 @@ std::string feature_name(int board_size, int feature) {
   return "pattern.r" + std::to_string(p / kPatternConfigurations) + "." + digits;
 }
 
-int pattern_feature_count(int board_size) {
-  return by_board_size(board_size, []<class Board>() { return PatternTables<Board>::kFeatures; });
+int pattern_feature_count(BoardShape board) {
+  return with_board(board, []<class Board>() { return PatternTables<Board>::kFeatures; });
 }
 
-std::string describe_regions(int board_size) {
-  return by_board_size(board_size, []<class Board>() { return region_listing<Board>(); });
+std::string describe_regions(BoardShape board) {
+  return with_board(board, []<class Board>() { return region_listing<Board>(); });
 }
 
-const std::string& pattern_schema_hash(int board_size) {
-  return by_board_size(board_size, []<class Board>() -> const std::string& {
+const std::string& pattern_schema_hash(BoardShape board) {
+  return with_board(board, []<class Board>() -> const std::string& {
     static const std::string hash = [] {
       // FNV-1a, 64 bits, over the named schema and the regions with their states.
-      const std::string text = schema_hash(Board::kSize) + "\npatterns v1: men only, states empty/own/opponent\n" +
+      const std::string text = schema_hash(Board::kShape) + "\npatterns v1: men only, states empty/own/opponent\n" +
                                region_listing<Board>();
       std::uint64_t h = 0xcbf29ce484222325ULL;
       for (const unsigned char c : text) {

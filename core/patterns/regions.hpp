@@ -5,7 +5,7 @@
 //
 // The regions are the 4x4 windows of the board whose corners lie on even
 // files and rows: 9 on 8x8 (origins 0, 2, 4 each way), 16 on 10x10 (0, 2, 4,
-// 6).  A window holds 8 playing squares; each is empty (0), an own man (1) or
+// 6), 12 on 10x8 (columns 0, 2, 4, 6; rows 0, 2, 4).  A window holds 8 playing squares; each is empty (0), an own man (1) or
 // an opponent's man (2), so a region has 3^8 = 6561 configurations.  Kings
 // stay out of the patterns (a king's square reads as empty): the named
 // features and the king piece-square table value them, and a king's square
@@ -44,9 +44,9 @@ inline constexpr int kPatternConfigurations = 6561;  // 3^8
 template <class Board>
 struct PatternTables {
   using Bitboard = typename Board::Bitboard;
-  static constexpr int kSize = Board::kSize;
-  static constexpr int kOriginsPerAxis = kSize / 2 - 1;  // 0, 2, ..., kSize - 4
-  static constexpr int kRegions = kOriginsPerAxis * kOriginsPerAxis;
+  static constexpr int kColumnOrigins = Board::kWidth / 2 - 1;  // 0, 2, ..., width - 4
+  static constexpr int kRowOrigins = Board::kHeight / 2 - 1;    // 0, 2, ..., height - 4
+  static constexpr int kRegions = kColumnOrigins * kRowOrigins;
   static constexpr int kFirst = FeatureLayout<Board>::kCount;  // the first pattern feature
   static constexpr int kFeatures = kRegions * kPatternConfigurations;
 
@@ -55,7 +55,7 @@ struct PatternTables {
   static constexpr auto kRegionSquares = [] {
     std::array<std::array<int, kPatternSquares>, kRegions> t{};
     for (int r = 0; r < kRegions; ++r) {
-      const int x0 = 2 * (r % kOriginsPerAxis), y0 = 2 * (r / kOriginsPerAxis);
+      const int x0 = 2 * (r % kColumnOrigins), y0 = 2 * (r / kColumnOrigins);
       int n = 0;
       for (int s = 1; s <= Board::kSquares; ++s) {
         const int x = Board::x_of_square(s), y = Board::y_of_square(s);
@@ -148,12 +148,12 @@ template <RuleSet R, class Sink>
 // The pattern features of a board size (8 or 10), and a hash (16 hex digits)
 // of what they mean: the named schema's hash, the regions' squares and the
 // states, so a pattern weights file from a build with other regions is refused.
-int pattern_feature_count(int board_size);
-const std::string& pattern_schema_hash(int board_size);
+int pattern_feature_count(BoardShape board);
+const std::string& pattern_schema_hash(BoardShape board);
 // "r0 = squares 1 2 5 6 9 10 13 14" and so on, for `dama weights info`.
-std::string describe_regions(int board_size);
+std::string describe_regions(BoardShape board);
 // The name of any feature of the pattern model: the named schema's, or
 // "pattern.r<region>.<digits>", digit i the state of the region's i-th square.
-std::string feature_name(int board_size, int feature);
+std::string feature_name(BoardShape board, int feature);
 
 }  // namespace dama

@@ -116,5 +116,7 @@ template std::string to_pdn_fen<Board8>(const Position<Board8>&, const PdnGameTy
 template std::string to_pdn_fen<Board10>(const Position<Board10>&, const PdnGameType&);
 template Position<Board8> parse_pdn_fen<Board8>(std::string_view, const PdnGameType&);
 template Position<Board10> parse_pdn_fen<Board10>(std::string_view, const PdnGameType&);
+template std::string to_pdn_fen<Board10x8>(const Position<Board10x8>&, const PdnGameType&);
+template Position<Board10x8> parse_pdn_fen<Board10x8>(std::string_view, const PdnGameType&);
 
 }  // namespace dama

@@ -12,6 +12,7 @@ namespace {
 //   25 "25,W,8,8,A0,0"    ':'
 //   26 "26,W,8,8,A0,0"    'x'
 //   29 "29,W,8,8,A0,0"    'x'
+//   41 "41,W,10,8,A0,0"   ':'  (Spantsiretti draughts: russian rules on 10x8)
 constexpr PdnGameType kGameTypes[] = {
     {20, Notation::Numeric, SquareNumbering::Standard, 'x', PdnResults::International},
     {21, Notation::Numeric, SquareNumbering::Standard, 'x', PdnResults::Default},
@@ -20,6 +21,7 @@ constexpr PdnGameType kGameTypes[] = {
     {25, Notation::Algebraic, SquareNumbering::Standard, ':', PdnResults::Default},
     {26, Notation::Algebraic, SquareNumbering::Standard, 'x', PdnResults::Default},
     {29, Notation::Algebraic, SquareNumbering::Standard, 'x', PdnResults::Default},
+    {41, Notation::Algebraic, SquareNumbering::Standard, ':', PdnResults::Default},
 };
 
 }  // namespace

@@ -105,8 +105,8 @@ PdnGame<R> replay_pdn_game(const PdnGameText& game, const Variant& variant, std:
       const auto bit = read_pdn_square<Board>(name, type);
       if (!bit)
         throw Error(prefix + (name.empty() ? std::string("a square is missing")
-                                           : "'" + name + "' is not a square of the " + std::to_string(Board::kSize) +
-                                                 "x" + std::to_string(Board::kSize) + " board"));
+                                           : "'" + name + "' is not a square of the " +
+                                                 shape_name(Board::kShape) + " board"));
       squares.push_back(*bit);
     }
     if (squares.size() < 2) throw Error(prefix + "expected from-to or fromxto");
@@ -129,7 +129,7 @@ PdnGame<R> replay_pdn_game(const PdnGameText& game, const Variant& variant, std:
 #define DAMA_REPLAY_PDN(I)                                                                                   \
   template PdnGame<kCompiledRuleSets[I]> replay_pdn_game<kCompiledRuleSets[I]>(const PdnGameText&, const Variant&, \
                                                                                std::string_view);
-static_assert(kCompiledRuleSets.size() == 14, "one instantiation below for each compiled rule set");
+static_assert(kCompiledRuleSets.size() == 15, "one instantiation below for each compiled rule set");
 DAMA_REPLAY_PDN(0)
 DAMA_REPLAY_PDN(1)
 DAMA_REPLAY_PDN(2)
@@ -144,6 +144,7 @@ DAMA_REPLAY_PDN(10)
 DAMA_REPLAY_PDN(11)
 DAMA_REPLAY_PDN(12)
 DAMA_REPLAY_PDN(13)
+DAMA_REPLAY_PDN(14)
 #undef DAMA_REPLAY_PDN
 
 }  // namespace dama

@@ -28,10 +28,10 @@ namespace detail {
 template <class Board>
 constexpr int native_number(int square, SquareNumbering numbering) {
   const int x = Board::x_of_square(square), y = Board::y_of_square(square);
-  const int last = Board::kSize - 1;
+  const int last_column = Board::kWidth - 1, last_row = Board::kHeight - 1;
   switch (numbering) {
     case SquareNumbering::Standard: return square;
-    case SquareNumbering::Italian: return (last - y) * Board::kSquaresPerRow + (last - x) / 2 + 1;
+    case SquareNumbering::Italian: return (last_row - y) * Board::kSquaresPerRow + (last_column - x) / 2 + 1;
     case SquareNumbering::Spanish: return y * Board::kSquaresPerRow + x / 2 + 1;
   }
   return square;
@@ -64,7 +64,7 @@ std::string pdn_square_name(int bit_index, const PdnGameType& type) {
   if (type.notation == Notation::Numeric) return std::to_string(native_square_number<Board>(square, type.numbering));
   const bool mirrored = type.numbering != SquareNumbering::Standard;
   const int x = Board::x_of_square(square), y = Board::y_of_square(square);
-  std::string name(1, static_cast<char>('a' + (mirrored ? Board::kSize - 1 - x : x)));
+  std::string name(1, Board::column_letter(mirrored ? Board::kWidth - 1 - x : x));
   return name + std::to_string(y + 1);
 }
 
@@ -81,8 +81,9 @@ std::optional<int> read_pdn_square(std::string_view token, const PdnGameType& ty
     return Board::kBitOfSquare[dama_square_number<Board>(parts->number, type.numbering)];
   }
   const bool mirrored = type.numbering != SquareNumbering::Standard;
-  const int x = mirrored ? Board::kSize - 1 - parts->column : parts->column, y = parts->number - 1;
-  if (!Board::on_board(x, y) || !Board::is_dark(x, y)) return std::nullopt;
+  const int column = Board::column_of_letter(parts->column);
+  const int x = mirrored ? Board::kWidth - 1 - column : column, y = parts->number - 1;
+  if (column < 0 || !Board::on_board(x, y) || !Board::is_dark(x, y)) return std::nullopt;
   return Board::kBitOfSquare[Board::square_of_xy(x, y)];
 }
 
