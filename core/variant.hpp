@@ -3,6 +3,7 @@
 // tests); the move generator reads only the switches, never a name.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -128,6 +129,11 @@ inline constexpr auto kCompiledRuleSets = [] {
 template <BoardShape S>
 using BoardOfShape = std::conditional_t<S == BoardShape{8, 8}, Board8,
                                         std::conditional_t<S == BoardShape{10, 10}, Board10, Board10x8>>;
+static_assert(std::ranges::all_of(kVariants, [](const Variant& v) {
+                return v.rules.board == BoardShape{8, 8} || v.rules.board == BoardShape{10, 10} ||
+                       v.rules.board == BoardShape{10, 8};
+              }),
+              "a variant on a board with no layout in board.hpp");
 template <RuleSet R>
 using BoardFor = BoardOfShape<R.board>;
 
