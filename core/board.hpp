@@ -135,19 +135,19 @@ struct Layout8 {
 };
 
 // Ten columns, `Rows` rows; square index i counts from the top left.
-template <int Rows, int Pieces>
+template <int Rows>
 struct LayoutTenWide {
   using Bitboard = std::uint64_t;
   static constexpr int kWidth = 10, kHeight = Rows;
   static constexpr const char* kColumnLetters = Rows == 10 ? "abcdefghij" : "abcdefghik";
-  static constexpr int kMaxCaptures = Pieces;  // a side's men at the start
+  static constexpr int kMaxCaptures = 5 * (Rows / 2 - 1);  // a side's men at the start
   static constexpr int bit_of_xy(int x, int y) {
     int i = (Rows - 1 - y) * 5 + x / 2;
     return i + i / 10;
   }
 };
-using Layout10 = LayoutTenWide<10, 20>;
-using Layout10x8 = LayoutTenWide<8, 15>;
+using Layout10 = LayoutTenWide<10>;
+using Layout10x8 = LayoutTenWide<8>;
 
 // Everything the generator needs of a layout, as constants.
 template <class Layout>

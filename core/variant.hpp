@@ -129,16 +129,14 @@ inline constexpr auto kCompiledRuleSets = [] {
 template <BoardShape S>
 using BoardOfShape = std::conditional_t<S == BoardShape{8, 8}, Board8,
                                         std::conditional_t<S == BoardShape{10, 10}, Board10, Board10x8>>;
-static_assert(std::ranges::all_of(kVariants, [](const Variant& v) {
-                return v.rules.board == BoardShape{8, 8} || v.rules.board == BoardShape{10, 10} ||
-                       v.rules.board == BoardShape{10, 8};
-              }),
-              "a variant on a board with no layout in board.hpp");
 template <RuleSet R>
 using BoardFor = BoardOfShape<R.board>;
 
-// The board shapes some variant is played on.
+// The board shapes some variant is played on: each has a layout above.
 inline constexpr BoardShape kBoardShapes[] = {{8, 8}, {10, 10}, {10, 8}};
+static_assert(std::ranges::all_of(kVariants,
+                                  [](const Variant& v) { return std::ranges::find(kBoardShapes, v.rules.board) != std::end(kBoardShapes); }),
+              "a variant on a board with no layout in board.hpp");
 
 // Runs f.template operator()<Board>() with the layout of `shape`; throws
 // dama::Error for a shape no variant has.
