@@ -28,6 +28,7 @@ struct MatchOptions {
   bool no_forced_capture = false;
   std::string a, b;
   std::uint64_t games = 100;
+  bool double_game = false;
   std::string openings;
   bool openings_by_default = false;  // openings is the variant's shipped set, not asked for
   int random_plies = 6;
@@ -62,6 +63,7 @@ eval::MatchSettings settings_of(const MatchOptions& o) {
   s.a = eval::parse_player_spec(o.a, "--a");
   s.b = eval::parse_player_spec(o.b, "--b");
   s.games = o.games;
+  s.pairing = o.double_game ? eval::Pairing::DoubleGame : eval::Pairing::ColoursSwapped;
   s.concurrency = o.concurrency;
   s.seed = o.seed;
   s.openings.file = o.openings;
@@ -90,6 +92,7 @@ std::string quoted(const std::string& word) {
 std::string resume_command(const MatchOptions& o) {
   std::string cmd = "dama match --variant " + quoted(o.variant) + (o.no_forced_capture ? " --no-forced-capture" : "") +
                     " --a " + quoted(o.a) + " --b " + quoted(o.b) + " --games " + std::to_string(o.games);
+  if (o.double_game) cmd += " --double";
   if (!o.openings.empty())
     cmd += " --openings " + quoted(o.openings);
   else
@@ -125,15 +128,22 @@ void print_table(std::ostream& out, const eval::MatchSettings& s, const eval::Ma
   const auto& t = r.totals;
   const auto elo = eval::estimate_elo(t.pairs);
   const auto& p = t.pairs.pairs;
+  const bool double_games = s.pairing == eval::Pairing::DoubleGame;
   out << "match        " << s.variant << (s.no_forced_capture ? " (capture not compulsory)" : "")
-      << ": A = " << s.a.text << ", B = " << s.b.text << "\n"
-      << "games        " << t.games << " of " << s.games << " (" << t.pairs.total_pairs() << " pairs";
+      << (double_games ? ", double games" : "") << ": A = " << s.a.text << ", B = " << s.b.text << "\n"
+      << "games        " << t.games << " of " << s.games << " (" << t.pairs.total_pairs()
+      << (double_games ? " double games" : " pairs");
   if (r.games_from_journal > 0) out << ", " << r.games_from_journal << " from the journal";
   out << ")\n"
       << "A W/L/D      " << t.a.wins << " / " << t.a.losses << " / " << t.a.draws << "  score "
       << format("%.1f%%", t.a.games() ? 100.0 * t.a.points() / static_cast<double>(t.a.games()) : 50.0) << "\n"
       << "pentanomial  " << p[0] << " / " << p[1] << " / " << p[2] << " / " << p[3] << " / " << p[4]
-      << "  (pairs in which A scored 0 / 0.5 / 1 / 1.5 / 2)\n"
+      << (double_games ? "  (double games in which A scored 0 / 0.5 / 1 / 1.5 / 2)\n"
+                       : "  (pairs in which A scored 0 / 0.5 / 1 / 1.5 / 2)\n");
+  if (double_games)
+    out << "double W/L/D " << p[3] + p[4] << " / " << p[0] + p[1] << " / " << p[2]
+        << "  (A's double games: more than 1 point of 2 / less / 1)\n";
+  out
       << "Elo A-B      " << format("%+.1f ± %.1f (95%%)", printable(elo.elo), elo.elo_error95) << "\n"
       << "LOS          " << format("%.1f%%", 100 * elo.los) << "\n";
   if (s.sprt) {
@@ -210,6 +220,9 @@ void register_match(CLI::App& app) {
   cmd->add_option("--b", options->b, "player B, as --a")->required();
   cmd->add_option("--games,-g", options->games, "games to play, even (each opening twice, colours swapped)")
       ->capture_default_str();
+  cmd->add_flag("--double", options->double_game,
+                "Vigman's double game: each pair of games is one game on two boards (dark and light squares), the "
+                "same player moving first on both, one clock per player for both; scored as the sum");
   auto* openings = cmd->add_option("--openings", options->openings,
                                    "file of PDN FENs, one per line, or a PDN file of opening games (used in turn), or "
                                    "builtin:american (the three-move ballots, american's default), builtin:russian (the FMJD drawing table, "

@@ -54,6 +54,8 @@ JournalIdentity identity_of(const MatchSettings& s, const Players& p, const std:
       {"tt-mb", std::to_string(s.tt_megabytes)},
       {"pdn", s.pdn_out.empty() ? "none" : s.pdn_out},
   };
+  // Only when it is one: a journal of paired games from before double games stays valid.
+  if (s.pairing == Pairing::DoubleGame) id.emplace_back("pairing", "double games");
   if (openings)
     id.emplace_back("openings", "file " + openings->path + " " + openings->digest);
   else
@@ -63,6 +65,31 @@ JournalIdentity identity_of(const MatchSettings& s, const Players& p, const std:
 }
 
 constexpr std::string_view kEndedByDxpEngine = "ended by the DXP engine";
+
+// A player's game clock.  In a double game one clock serves both boards: it
+// gets the increment before every move on either, and a search plans with
+// the time left shared among the boards still in play.
+struct PlayerClock {
+  TimeControl control;
+  double remaining = 0;
+  double budget = 0;  // seconds it held in all: the base of every control begun, and the increments
+  int moves_made = 0;  // on every board it serves
+  int boards_in_play = 1;
+
+  void start() {
+    remaining = budget = control.base_seconds;
+    moves_made = 0;
+  }
+  // Before every move the increment, and the next control's base when one begins.
+  void wind() {
+    double added = control.increment_seconds;
+    if (control.moves > 0 && moves_made > 0 && moves_made % control.moves == 0) added += control.base_seconds;
+    remaining += added;
+    budget += added;
+  }
+  // The time one board's move may plan with.
+  double share() const { return remaining / boards_in_play; }
+};
 
 template <RuleSet R>
 class MatchGames {
@@ -87,12 +114,16 @@ class MatchGames {
     std::optional<GameResult> ended;   // a DXP engine ended the game instead of moving
   };
 
-  // One player in a game outside the Referee: one of our engines, a Hub
-  // engine or a DXP engine, with its game clock when it plays under one.
+  // One player on one board outside the Referee: one of our engines, a Hub
+  // engine or a DXP engine, with its game clock (`clock`, kept by the
+  // caller) when it plays under one.
   class Side {
    public:
-    Side(const MatchGames& match, const PlayerSpec& spec, const Weights& weights, const std::atomic<bool>* cancel)
-        : limits_(match.settings_for(spec, weights, cancel).limits), clock_(spec.clock), cancel_(cancel) {
+    Side(const MatchGames& match, const PlayerSpec& spec, const Weights& weights, PlayerClock* clock,
+         const std::atomic<bool>* cancel)
+        : limits_(match.settings_for(spec, weights, cancel).limits),
+          clock_(spec.clock ? clock : nullptr),
+          cancel_(cancel) {
       command_ = spec.hub_command;
       if (!spec.dxp_address.empty()) {
         command_ = "dxp:" + spec.dxp_address;
@@ -120,15 +151,14 @@ class MatchGames {
       else
         request_dxp_game(game, own);
       own_ = own;
-      moves_made_ = 0;
-      use_ = {};
-      if (clock_) remaining_ = use_.budget_seconds = clock_->base_seconds;
+      seconds_used_ = 0;
     }
 
-    ClockUse clock_use() const { return use_; }
+    // The seconds its clock ran for this board's moves.
+    double seconds_used() const { return seconds_used_; }
 
     Turn choose(const Game<R>& game) {
-      if (clock_) wind_clock();
+      if (clock_) clock_->wind();
       const auto started = std::chrono::steady_clock::now();
       Turn turn;
       if (dxp_)
@@ -136,11 +166,12 @@ class MatchGames {
       else
         turn.move = engine_ ? search(game) : ask_hub(game);
       const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      ++moves_made_;
-      if (clock_ && turn.move) {
-        use_.used_seconds += took;
-        remaining_ -= took;
-        if (remaining_ < 0) turn = Turn{std::nullopt, true, std::nullopt};
+      if (!clock_) return turn;
+      ++clock_->moves_made;
+      if (turn.move) {
+        seconds_used_ += took;
+        clock_->remaining -= took;
+        if (clock_->remaining < 0) turn = Turn{std::nullopt, true, std::nullopt};
       }
       return turn;
     }
@@ -161,7 +192,7 @@ class MatchGames {
     void request_dxp_game(const Game<R>& game, Color own) {
       if constexpr (dxp::kSpeaksDxp<Board>) {
         dxp_->request_game(
-            dxp::game_request("dama match", game.position(), own, static_cast<int>(clock_->base_seconds / 60), 0));
+            dxp::game_request("dama match", game.position(), own, static_cast<int>(clock_->control.base_seconds / 60), 0));
         told_plies_ = game.plies();
       }
     }
@@ -177,7 +208,7 @@ class MatchGames {
       Turn out;
       if constexpr (dxp::kSpeaksDxp<Board>) {
         tell_dxp(game);
-        const auto turn = dxp_->await_turn(static_cast<std::int64_t>(remaining_ * 1000) + 60000, cancel_);
+        const auto turn = dxp_->await_turn(static_cast<std::int64_t>(seconds_left() * 1000) + 60000, cancel_);
         if (!turn) return out;
         if (turn->end) {
           out.ended = GameResult{outcome_of_peer_end(turn->end->reason, own_), std::string(kEndedByDxpEngine)};
@@ -193,19 +224,13 @@ class MatchGames {
       return out;
     }
 
-    // Before every move the increment, and the next control's base when one begins.
-    void wind_clock() {
-      double added = clock_->increment_seconds;
-      if (clock_->moves > 0 && moves_made_ > 0 && moves_made_ % clock_->moves == 0) added += clock_->base_seconds;
-      remaining_ += added;
-      use_.budget_seconds += added;
-    }
+    double seconds_left() const { return clock_ ? clock_->remaining : 0; }
 
     std::optional<Move<Board>> search(const Game<R>& game) {
       SearchLimits limits = limits_;
       if (clock_) {
-        const TimeBudget budget = allocate_time(
-            GameClock{remaining_, moves_to_go(*clock_, moves_made_), clock_->increment_seconds});
+        const TimeBudget budget = allocate_time(GameClock{
+            clock_->share(), moves_to_go(clock_->control, clock_->moves_made), clock_->control.increment_seconds});
         limits.movetime_ms = budget.maximum_ms;
         limits.optimum_ms = budget.optimum_ms;
       }
@@ -219,8 +244,8 @@ class MatchGames {
       for (const auto& m : game.moves()) moves.push_back(hub::format_move(m));
       // Generous: an engine may overrun its move time a little, and a depth has no clock at all.
       const std::int64_t timeout_ms =
-          60000 + (clock_ ? static_cast<std::int64_t>(remaining_ * 1000) : 4 * limits_.movetime_ms);
-      const std::string level = clock_ ? hub_level_for(*clock_, remaining_, moves_made_) : level_;
+          60000 + (clock_ ? static_cast<std::int64_t>(seconds_left() * 1000) : 4 * limits_.movetime_ms);
+      const std::string level = clock_ ? hub_level_for(clock_->control, clock_->share(), clock_->moves_made) : level_;
       const std::string text =
           hub_->best_move(hub::format_position(game.positions().front()), moves, level, timeout_ms, cancel_);
       if (text.empty()) return std::nullopt;
@@ -232,7 +257,7 @@ class MatchGames {
     }
 
     SearchLimits limits_;
-    std::optional<TimeControl> clock_;
+    PlayerClock* clock_;  // null: no game clock
     const std::atomic<bool>* cancel_;
     std::optional<ParallelSearcher<R, WeightsEvaluator<R>>> engine_;
     std::unique_ptr<HubEngine> hub_;
@@ -240,9 +265,7 @@ class MatchGames {
     std::string command_, level_;
     Color own_ = Color::White;
     int told_plies_ = 0;  // moves of the game the DXP engine knows
-    int moves_made_ = 0;
-    double remaining_ = 0;
-    ClockUse use_;
+    double seconds_used_ = 0;
   };
 
   class Worker : public GameWorker {
@@ -257,65 +280,123 @@ class MatchGames {
                          match.settings_for(s.b, match.players_.b_weights, cancel), s.tt_megabytes);
         b_first_.emplace(match.settings_for(s.b, match.players_.b_weights, cancel),
                          match.settings_for(s.a, match.players_.a_weights, cancel), s.tt_megabytes);
-      } else {
-        a_.emplace(match, s.a, match.players_.a_weights, cancel);
-        b_.emplace(match, s.b, match.players_.b_weights, cancel);
+        return;
+      }
+      if (s.a.clock) a_clock_.control = *s.a.clock;
+      if (s.b.clock) b_clock_.control = *s.b.clock;
+      for (std::size_t board = 0; board < match.boards(); ++board) {
+        a_[board].emplace(match, s.a, match.players_.a_weights, &a_clock_, cancel);
+        b_[board].emplace(match, s.b, match.players_.b_weights, &b_clock_, cancel);
       }
     }
 
-    std::optional<FinishedGame> play(std::uint64_t index) override {
-      const bool a_first = index % 2 == 0;
-      Game<R> game = match_.opening(index / 2);
-      GameResult result;
+    std::optional<std::vector<FinishedGame>> play(std::uint64_t index) override {
+      const MatchSettings& s = match_.settings_;
+      const std::uint64_t first = index - index % match_.boards();
+      const bool a_first = a_moves_first(first, s.pairing);
+      std::vector<Game<R>> games;
+      for (std::size_t board = 0; board < match_.boards(); ++board)
+        games.push_back(match_.opening(match_.opening_number(first + board)));
+      std::vector<GameResult> results;
       if (a_first_) {
-        GameRng rng(game_seed(match_.settings_.seed, index));  // unused without early randomness
-        result = (a_first ? *a_first_ : *b_first_).play(game, Adjudication{}, EarlyRandomness{}, rng).result;
-      } else if (const auto played = play_sides(game, a_first ? *a_ : *b_, a_first ? *b_ : *a_)) {
-        result = *played;
+        // Without clocks the boards do not touch: one after the other.
+        for (std::size_t board = 0; board < games.size(); ++board) {
+          GameRng rng(game_seed(s.seed, first + board));  // unused without early randomness
+          results.push_back(
+              (a_first ? *a_first_ : *b_first_).play(games[board], Adjudication{}, EarlyRandomness{}, rng).result);
+        }
+      } else if (auto played = play_boards(games, a_first)) {
+        results = std::move(*played);
       } else {
         return std::nullopt;
       }
       if (cancel_->load()) return std::nullopt;
-      FinishedGame out;
-      out.record.index = index;
-      if (match_.settings_.a.clock || match_.settings_.b.clock) out.record.clocks = {{a_->clock_use(), b_->clock_use()}};
-      out.record.result = std::string(result.text());
-      out.record.plies = game.plies();
-      out.record.reason = result.reason;
-      out.pdn = write_pdn_game<R>(match_.variant_, match_.tags(index), game, result.text());
+      std::vector<FinishedGame> out;
+      for (std::size_t board = static_cast<std::size_t>(index - first); board < games.size(); ++board) {
+        FinishedGame game;
+        game.record.index = first + board;
+        if (s.a.clock || s.b.clock)
+          game.record.clocks = {{clock_use(a_clock_, *a_[board]), clock_use(b_clock_, *b_[board])}};
+        game.record.result = std::string(results[board].text());
+        game.record.plies = games[board].plies();
+        game.record.reason = results[board].reason;
+        game.pdn = write_pdn_game<R>(match_.variant_, match_.tags(game.record.index), games[board],
+                                     results[board].text());
+        out.push_back(std::move(game));
+      }
       return out;
     }
 
    private:
-    // The Referee's loop for players it cannot hold, with their clocks:
-    // the result, or nothing when cancelled.
-    static std::optional<GameResult> play_sides(Game<R>& game, Side& first, Side& second) {
-      first.new_game(game, R.first_player);
-      second.new_game(game, ~R.first_player);
-      std::optional<GameResult> result;
-      while (!result && !game.over()) {
-        const bool first_moves = game.position().side == R.first_player;
-        const Turn turn = (first_moves ? first : second).choose(game);
-        if (turn.flagged)
-          result = GameResult{first_moves ? Outcome::SecondPlayerWins : Outcome::FirstPlayerWins,
-                              std::string(kLostOnTime)};
-        else if (turn.ended)
-          result = turn.ended;
-        else if (!turn.move)
-          return std::nullopt;
-        else
-          game.play(*turn.move);
+    // A board's share of a clock: the time its moves took, and the clock's
+    // budget divided among the boards it served.
+    ClockUse clock_use(const PlayerClock& clock, const Side& side) const {
+      return ClockUse{side.seconds_used(), clock.budget / static_cast<double>(match_.boards())};
+    }
+
+    Side& first_player(std::size_t board, bool a_first) { return a_first ? *a_[board] : *b_[board]; }
+    Side& second_player(std::size_t board, bool a_first) { return a_first ? *b_[board] : *a_[board]; }
+
+    // The Referee's loop for players it cannot hold, with their clocks, on
+    // every board at once: each round, one move on each board still in play.
+    // The results, or nothing when cancelled.
+    std::optional<std::vector<GameResult>> play_boards(std::vector<Game<R>>& games, bool a_first) {
+      const std::size_t boards = games.size();
+      a_clock_.start();
+      b_clock_.start();
+      for (std::size_t board = 0; board < boards; ++board) {
+        first_player(board, a_first).new_game(games[board], R.first_player);
+        second_player(board, a_first).new_game(games[board], ~R.first_player);
       }
-      if (!result) result = game.result();
-      first.end_game(game, *result);
-      second.end_game(game, *result);
-      return result;
+      std::vector<std::optional<GameResult>> results(boards);
+      const auto boards_in_play = [&] {
+        int n = 0;
+        for (std::size_t board = 0; board < boards; ++board) n += !results[board] && !games[board].over();
+        return n;
+      };
+      for (bool moved = true; moved;) {
+        moved = false;
+        for (std::size_t board = 0; board < boards; ++board) {
+          Game<R>& game = games[board];
+          if (results[board]) continue;
+          if (game.over()) {
+            results[board] = game.result();
+            continue;
+          }
+          a_clock_.boards_in_play = b_clock_.boards_in_play = boards_in_play();
+          const bool first_moves = game.position().side == R.first_player;
+          const Turn turn =
+              (first_moves ? first_player(board, a_first) : second_player(board, a_first)).choose(game);
+          moved = true;
+          if (turn.flagged) {
+            // Its clock served every board: the player loses all those still in play.
+            const GameResult lost{first_moves ? Outcome::SecondPlayerWins : Outcome::FirstPlayerWins,
+                                  std::string(kLostOnTime)};
+            for (std::size_t other = 0; other < boards; ++other)
+              if (!results[other]) results[other] = games[other].over() ? games[other].result() : lost;
+          } else if (turn.ended) {
+            results[board] = turn.ended;
+          } else if (!turn.move) {
+            return std::nullopt;
+          } else {
+            game.play(*turn.move);
+          }
+        }
+      }
+      std::vector<GameResult> out;
+      for (std::size_t board = 0; board < boards; ++board) {
+        first_player(board, a_first).end_game(games[board], *results[board]);
+        second_player(board, a_first).end_game(games[board], *results[board]);
+        out.push_back(*results[board]);
+      }
+      return out;
     }
 
     const MatchGames& match_;
     const std::atomic<bool>* cancel_;
-    std::optional<Referee<R>> a_first_, b_first_;  // both players ours
-    std::optional<Side> a_, b_;                    // otherwise
+    std::optional<Referee<R>> a_first_, b_first_;  // both players ours, no clocks
+    PlayerClock a_clock_, b_clock_;                // otherwise: A's and B's, for every board
+    std::optional<Side> a_[2], b_[2];              // by board
   };
 
   PlayerSettings settings_for(const PlayerSpec& spec, const Weights& weights, const std::atomic<bool>* cancel) const {
@@ -343,23 +424,40 @@ class MatchGames {
     }
   }
 
-  Game<R> opening(std::uint64_t pair) const {
-    if (!openings_.empty()) return openings_[pair % openings_.size()];
-    GameRng rng(game_seed(settings_.seed, pair));
+  // Boards per game: 2 in a double game.
+  std::size_t boards() const { return settings_.pairing == Pairing::DoubleGame ? 2 : 1; }
+
+  // The opening that game `index` starts from: the pair's, or in double
+  // games the board's, shared with the next or previous pair, whose colours
+  // are swapped.
+  std::uint64_t opening_number(std::uint64_t index) const {
+    return settings_.pairing == Pairing::DoubleGame ? index / 4 * 2 + index % 2 : index / 2;
+  }
+
+  Game<R> opening(std::uint64_t number) const {
+    if (!openings_.empty()) return openings_[number % openings_.size()];
+    GameRng rng(game_seed(settings_.seed, number));
     return random_opening<R>(settings_.openings.random_plies, settings_.openings.max_imbalance,
                              players_.opening_weights, settings_.draw_rules, rng);
   }
 
   // A plays White when it moves first and the first player is White, or
-  // moves second and the first player is Black (american).
+  // moves second and the first player is Black (american).  A double game's
+  // two boards share the round number: "12.1" is its dark board, "12.2" its
+  // light one, written as the mirror image (docs/pdn.md).
   PdnTags tags(std::uint64_t index) const {
-    const bool a_first = index % 2 == 0;
+    const bool a_first = a_moves_first(index, settings_.pairing);
     const bool a_white = a_first == (R.first_player == Color::White);
     const std::string a = "A " + settings_.a.text, b = "B " + settings_.b.text;
     PdnTags t;
     t.event = "dama match";
     t.date = pdn_date(std::chrono::system_clock::now());
     t.round = std::to_string(index + 1);
+    if (settings_.pairing == Pairing::DoubleGame) {
+      t.event = "dama match, double game";
+      t.round = std::to_string(index / 2 + 1) + "." + std::to_string(index % 2 + 1);
+      t.extra.emplace_back("DoubleGame", index % 2 == 0 ? "dark" : "light, mirrored");
+    }
     t.white = a_white ? a : b;
     t.black = a_white ? b : a;
     return t;

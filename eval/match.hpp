@@ -1,6 +1,7 @@
 // A match between two players, A and B: paired games, each opening played
 // twice with the colours swapped (A moves first in games 0, 2, 4, ..., B in
-// games 1, 3, 5, ...).
+// games 1, 3, 5, ...); or, with Pairing::DoubleGame, Vigman's double games
+// (match_journal.hpp says how those pair).
 //
 // Determinism.  Game g depends only on the settings and g: its opening comes
 // from the openings file (pair g/2, cycling through the file) or from
@@ -47,6 +48,7 @@ struct MatchSettings {
   DrawRules draw_rules = DrawRules::Default;
   PlayerSpec a, b;
   std::uint64_t games = 100;  // even: whole pairs
+  Pairing pairing = Pairing::ColoursSwapped;
   int concurrency = 1;        // games played at once
   std::uint64_t seed = 1;
   OpeningSettings openings;
@@ -100,8 +102,10 @@ struct MatchOutcome {
 MatchOutcome run_match(const MatchSettings& settings, const MatchControl& control = {});
 
 // The totals of finished games (games[i].index == i), with the SPRT if any.
-MatchTotals totals_of(const std::vector<GameRecord>& games, const std::optional<SprtSettings>& sprt);
+MatchTotals totals_of(const std::vector<GameRecord>& games, const std::optional<SprtSettings>& sprt,
+                      Pairing pairing = Pairing::ColoursSwapped);
 // Adds games[t.games], the next game, to t; the SPRT is updated when it completes a pair.
-void count_next_game(MatchTotals& t, const std::vector<GameRecord>& games, const std::optional<SprtSettings>& sprt);
+void count_next_game(MatchTotals& t, const std::vector<GameRecord>& games, const std::optional<SprtSettings>& sprt,
+                     Pairing pairing = Pairing::ColoursSwapped);
 
 }  // namespace dama::eval

@@ -93,9 +93,14 @@ std::optional<std::array<ClockUse, 2>> parse_clocks(const std::string& token) {
 
 }  // namespace
 
-double score_of_a(const GameRecord& r) {
+bool a_moves_first(std::uint64_t index, Pairing pairing) {
+  const std::uint64_t turn = pairing == Pairing::DoubleGame ? index / 2 : index;
+  return turn % 2 == 0;
+}
+
+double score_of_a(const GameRecord& r, Pairing pairing) {
   const double first = r.result == "1-0" ? 1.0 : r.result == "0-1" ? 0.0 : 0.5;
-  return r.index % 2 == 0 ? first : 1.0 - first;
+  return a_moves_first(r.index, pairing) ? first : 1.0 - first;
 }
 
 MatchJournal::MatchJournal(std::string journal_path, std::string pdn_path, const JournalIdentity& identity, bool resume,

@@ -50,8 +50,23 @@ struct GameRecord {
 
 inline constexpr std::string_view kLostOnTime = "lost on time";
 
+// How a match's games pair up; either way games 2p and 2p+1 are pair p, the
+// unit of the pentanomial count and the SPRT.
+enum class Pairing {
+  // One opening played twice, colours swapped: A moves first in the even games.
+  ColoursSwapped,
+  // Vigman's double game: pair p is one game on two boards -- the dark
+  // squares (game 2p) and the light ones (2p+1) -- with the same player
+  // moving first on both, A in the even pairs, and one clock per player
+  // for both boards.  Its result is the sum of the two.
+  DoubleGame,
+};
+
+// Whether A moves first in game `index`.
+bool a_moves_first(std::uint64_t index, Pairing pairing);
+
 // A's points in the game: 1, 0.5 or 0.
-double score_of_a(const GameRecord& record);
+double score_of_a(const GameRecord& record, Pairing pairing = Pairing::ColoursSwapped);
 
 using JournalIdentity = std::vector<std::pair<std::string, std::string>>;  // key, value (no line breaks)
 

@@ -29,7 +29,7 @@ struct Board {
   std::exception_ptr error;
 };
 
-void worker_loop(Board& board, const WorkerFactory& make_worker, const MatchControl& control) {
+void worker_loop(Board& board, const WorkerFactory& make_worker, const MatchControl& control, Pairing pairing) {
   try {
     const auto worker = make_worker(&board.cancel);
     for (;;) {
@@ -42,12 +42,16 @@ void worker_loop(Board& board, const WorkerFactory& make_worker, const MatchCont
           return board.stop || board.next_game >= board.end_game || board.next_game < board.committed + board.window;
         });
         if (board.stop || board.next_game >= board.end_game || is_set(control.stop_new_games)) break;
-        index = board.next_game++;
+        index = board.next_game;
+        board.next_game = task_end(index, pairing);
       }
-      std::optional<FinishedGame> game = worker->play(index);
-      if (!game) break;  // aborted
+      std::optional<std::vector<FinishedGame>> games = worker->play(index);
+      if (!games) break;  // aborted
       std::lock_guard lock(board.mutex);
-      board.finished.emplace(index, std::move(*game));
+      for (auto& game : *games) {
+        const std::uint64_t played = game.record.index;
+        board.finished.emplace(played, std::move(game));
+      }
       board.changed.notify_all();
     }
   } catch (...) {
@@ -67,11 +71,15 @@ StopReason sprt_stop(SprtDecision d) {
 
 }  // namespace
 
+std::uint64_t task_end(std::uint64_t index, Pairing pairing) {
+  return pairing == Pairing::DoubleGame ? index / 2 * 2 + 2 : index + 1;
+}
+
 MatchOutcome schedule_games(const MatchSettings& settings, const MatchControl& control, MatchJournal& journal,
                             const WorkerFactory& make_worker) {
   MatchOutcome outcome;
   outcome.games_from_journal = journal.finished().size();
-  outcome.totals = totals_of(journal.finished(), settings.sprt);
+  outcome.totals = totals_of(journal.finished(), settings.sprt, settings.pairing);
   if (outcome.totals.decision != SprtDecision::Continue) {
     outcome.stop = sprt_stop(outcome.totals.decision);
     return outcome;
@@ -81,12 +89,14 @@ MatchOutcome schedule_games(const MatchSettings& settings, const MatchControl& c
   board.next_game = board.committed = journal.finished().size();
   board.end_game = settings.games;
   board.window = 4 * static_cast<std::uint64_t>(settings.concurrency) + 2;
-  const int thread_count = static_cast<int>(
-      std::min<std::uint64_t>(static_cast<std::uint64_t>(settings.concurrency), board.end_game - board.next_game));
+  std::uint64_t tasks = 0;  // no more threads than tasks: each one starts its engines
+  for (std::uint64_t g = board.next_game; g < board.end_game; g = task_end(g, settings.pairing)) ++tasks;
+  const int thread_count =
+      static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(settings.concurrency), tasks));
   board.workers_running = thread_count;
   std::vector<std::thread> threads;
   for (int i = 0; i < thread_count; ++i)
-    threads.emplace_back(worker_loop, std::ref(board), std::cref(make_worker), std::cref(control));
+    threads.emplace_back(worker_loop, std::ref(board), std::cref(make_worker), std::cref(control), settings.pairing);
 
   std::exception_ptr commit_error;
   std::unique_lock lock(board.mutex);
@@ -108,7 +118,7 @@ MatchOutcome schedule_games(const MatchSettings& settings, const MatchControl& c
       lock.unlock();
       try {
         journal.commit(std::move(game.record), game.pdn);
-        count_next_game(outcome.totals, journal.finished(), settings.sprt);
+        count_next_game(outcome.totals, journal.finished(), settings.sprt, settings.pairing);
         ++outcome.games_played;
         if (control.on_game) control.on_game(outcome.totals, journal.finished().back());
       } catch (...) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "match.hpp"
 #include "match_journal.hpp"
@@ -23,10 +24,18 @@ struct FinishedGame {
 class GameWorker {
  public:
   virtual ~GameWorker() = default;
-  // Plays game `index`; nothing when it was cut short because `cancel` (given
-  // to the factory, and to the worker's searches as their stop flag) became true.
-  virtual std::optional<FinishedGame> play(std::uint64_t index) = 0;
+  // Plays the task that starts at game `index` (see task_end) and hands back
+  // its games from `index` on, in order; nothing when it was cut short because
+  // `cancel` (given to the factory, and to the worker's searches as their stop
+  // flag) became true.
+  virtual std::optional<std::vector<FinishedGame>> play(std::uint64_t index) = 0;
 };
+
+// One past the last game of the task that starts at game `index`: a game
+// alone, or the rest of a double game (its two boards are played together,
+// so a resume that starts on the second board plays both again and keeps
+// the second).
+std::uint64_t task_end(std::uint64_t index, Pairing pairing);
 
 using WorkerFactory = std::function<std::unique_ptr<GameWorker>(const std::atomic<bool>* cancel)>;
 

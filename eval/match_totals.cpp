@@ -25,6 +25,18 @@ void check_match_settings(const MatchSettings& s) {
     if (s.concurrency != 1)
       throw Error("--concurrency: a DXP engine plays one game at a time (it has one connection); use 1");
   }
+  if (s.pairing == Pairing::DoubleGame) {
+    for (const auto* p : {&s.a, &s.b}) {
+      const std::string option = p == &s.a ? "--a" : "--b";
+      if (!p->dxp_address.empty())
+        throw Error("--double: " + option + " '" + p->text +
+                    "' is a DXP engine, which plays one game at a time; a double game needs two");
+      if (p->clock && p->clock->moves > 0)
+        throw Error("--double: " + option + " '" + p->text +
+                    "': a double game's clock serves both boards, so moves per control are not defined; give "
+                    "tc=BASE+INC");
+    }
+  }
   if (s.resume && s.journal.empty())
     throw Error(
         "--resume needs the journal of the interrupted run: give the same --pgn-out (its journal is "
@@ -45,9 +57,10 @@ const char* stop_reason_text(StopReason reason) {
   return "?";
 }
 
-void count_next_game(MatchTotals& t, const std::vector<GameRecord>& games, const std::optional<SprtSettings>& sprt) {
+void count_next_game(MatchTotals& t, const std::vector<GameRecord>& games, const std::optional<SprtSettings>& sprt,
+                     Pairing pairing) {
   const GameRecord& g = games.at(t.games);
-  const double score = score_of_a(g);
+  const double score = score_of_a(g, pairing);
   ++t.games;
   if (score == 1.0)
     ++t.a.wins;
@@ -66,17 +79,18 @@ void count_next_game(MatchTotals& t, const std::vector<GameRecord>& games, const
     }
   }
   if (g.index % 2 == 0) return;
-  t.pairs.add_pair(score_of_a(games[g.index - 1]), score);
+  t.pairs.add_pair(score_of_a(games[g.index - 1], pairing), score);
   if (sprt) {
     t.llr = sprt_llr(t.pairs, sprt->elo0, sprt->elo1);
     t.decision = sprt_decision(*t.llr, sprt_bounds(*sprt));
   }
 }
 
-MatchTotals totals_of(const std::vector<GameRecord>& games, const std::optional<SprtSettings>& sprt) {
+MatchTotals totals_of(const std::vector<GameRecord>& games, const std::optional<SprtSettings>& sprt,
+                      Pairing pairing) {
   MatchTotals t;
   if (sprt) t.llr = sprt_llr(t.pairs, sprt->elo0, sprt->elo1);
-  while (t.games < games.size()) count_next_game(t, games, sprt);
+  while (t.games < games.size()) count_next_game(t, games, sprt, pairing);
   return t;
 }
 

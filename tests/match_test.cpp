@@ -12,6 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -809,6 +810,163 @@ TEST_F(MatchRun, TwoThreadPlayerPlaysWholeGames) {
   const MatchOutcome r = run_match(s);
   EXPECT_EQ(r.totals.games, 2u);
   EXPECT_EQ(r.stop, StopReason::Completed);
+}
+
+// ---------------------------------------------------------------------------
+// Vigman's double games
+
+// A double game is two boards with the same player moving first on both;
+// the next one swaps the colours on the same two openings.
+TEST_F(MatchRun, DoubleGamesKeepTheColoursOnBothBoards) {
+  MatchSettings s = tiny("double", 8);
+  s.pairing = Pairing::DoubleGame;
+  const MatchOutcome r = run_match(s);
+  EXPECT_EQ(r.stop, StopReason::Completed);
+  EXPECT_EQ(r.totals.games, 8u);
+  EXPECT_EQ(r.totals.pairs.total_pairs(), 4u);
+  const auto games = pdn_games(s.pdn_out);
+  ASSERT_EQ(games.size(), 8u);
+  double a_points = 0;
+  std::array<double, 4> a_by_double_game{};
+  for (std::size_t g = 0; g < games.size(); ++g) {
+    const std::size_t pair = g / 2;
+    const bool a_white = pair % 2 == 0;
+    EXPECT_EQ(tag_of(games[g], "Round"), std::to_string(pair + 1) + "." + std::to_string(g % 2 + 1));
+    EXPECT_EQ(tag_of(games[g], "DoubleGame"), g % 2 == 0 ? "dark" : "light, mirrored");
+    EXPECT_EQ(tag_of(games[g], "White"), a_white ? "A depth=1" : "B depth=2") << games[g];
+    EXPECT_EQ(tag_of(games[g], "Black"), a_white ? "B depth=2" : "A depth=1") << games[g];
+    const std::string result = tag_of(games[g], "Result");
+    const double white = result == "1-0" ? 1.0 : result == "0-1" ? 0.0 : 0.5;
+    a_points += a_white ? white : 1 - white;
+    a_by_double_game[pair] += a_white ? white : 1 - white;
+  }
+  // Each board keeps its opening when the colours swap; the two boards have their own.
+  const auto opening = [&](std::size_t g) {
+    const auto words = movetext_words(games[g]);
+    return std::vector<std::string>(words.begin(), words.begin() + 6);
+  };
+  EXPECT_EQ(opening(0), opening(2));
+  EXPECT_EQ(opening(1), opening(3));
+  EXPECT_EQ(opening(4), opening(6));
+  EXPECT_NE(opening(0), opening(1));
+  EXPECT_NE(opening(0), opening(4));
+  EXPECT_DOUBLE_EQ(r.totals.a.points(), a_points);
+  // The pentanomial counts double games by their sum.
+  for (int cell = 0; cell < 5; ++cell) {
+    std::uint64_t expected = 0;
+    for (double sum : a_by_double_game) expected += sum == 0.5 * cell;
+    EXPECT_EQ(r.totals.pairs.pairs[static_cast<std::size_t>(cell)], expected) << "cell " << cell;
+  }
+}
+
+TEST(MatchTotalsDouble, ADoubleGameIsScoredAsTheSumOfItsBoards) {
+  std::vector<GameRecord> games(4);
+  const char* results[] = {"1-0", "1/2-1/2", "1-0", "1-0"};  // A first in 0 and 1, B first in 2 and 3
+  for (std::size_t g = 0; g < 4; ++g) {
+    games[g].index = g;
+    games[g].result = results[g];
+  }
+  const MatchTotals t = totals_of(games, std::nullopt, Pairing::DoubleGame);
+  EXPECT_EQ(t.a.wins, 1u);
+  EXPECT_EQ(t.a.draws, 1u);
+  EXPECT_EQ(t.a.losses, 2u);
+  EXPECT_EQ(t.pairs.pairs[3], 1u);  // 1.5 of 2
+  EXPECT_EQ(t.pairs.pairs[0], 1u);  // 0 of 2
+  // Paired games would have read the same results with the colours swapped in games 1 and 3.
+  const MatchTotals paired = totals_of(games, std::nullopt);
+  EXPECT_EQ(paired.a.wins, 2u);
+  EXPECT_EQ(paired.a.losses, 1u);
+}
+
+// A crash after the first board's commit: the resume plays the double game
+// again and keeps only its second board, so nothing is counted twice.
+TEST_F(MatchRun, ResumingADoubleGameAtItsSecondBoard) {
+  MatchSettings whole = tiny("whole", 8);
+  whole.pairing = Pairing::DoubleGame;
+  run_match(whole);
+  const auto whole_lines = game_lines(whole.journal);
+  ASSERT_EQ(whole_lines.size(), 8u);
+
+  MatchSettings parts = whole;
+  parts.pdn_out = dir_ + "parts.pdn";
+  parts.journal = parts.pdn_out + ".journal";
+  std::atomic<bool> stop{false};
+  run_match(parts, stop_after(stop, 4));
+  // Keep the journal up to game 2 (the dark board of the second double game):
+  // the journal's own header, and PDN bytes it does not know, are what a crash leaves.
+  std::vector<std::string> kept;
+  for (const auto& line : lines_of(slurp(parts.journal))) {
+    if (line.rfind("game 3 ", 0) == 0) break;
+    kept.push_back(line);
+  }
+  {
+    std::ofstream out(parts.journal, std::ios::trunc);
+    for (const auto& line : kept) out << line << "\n";
+  }
+  parts.resume = true;
+  const MatchOutcome resumed = run_match(parts);
+  EXPECT_EQ(resumed.games_from_journal, 3u);
+  EXPECT_EQ(resumed.games_played, 5u);
+  EXPECT_EQ(game_lines(parts.journal), whole_lines);
+  EXPECT_EQ(pdn_games(parts.pdn_out), pdn_games(whole.pdn_out));
+}
+
+// Under clocks one clock per player serves both boards: one base for the
+// pair, not two, and nobody flags.
+TEST_F(MatchRun, DoubleGamesShareOneClockForBothBoards) {
+  MatchSettings s = tiny("double-clock", 2);
+  s.pairing = Pairing::DoubleGame;
+  s.a = parse_player_spec("tc=1.5+0.01", "--a");
+  s.b = parse_player_spec(std::string("hub:") + DAMA_BINARY + " hub,tc=1.5+0.01", "--b");
+  const MatchOutcome r = run_match(s);
+  ASSERT_EQ(r.totals.games, 2u);
+  const auto records = game_lines(s.journal);
+  ASSERT_EQ(records.size(), 2u);
+  int plies = 0;
+  for (const auto& line : records) plies += std::stoi(test::split_words(line).at(3));
+  for (const ClockTotals* c : {&r.totals.clock_a, &r.totals.clock_b}) {
+    EXPECT_EQ(c->time_losses, 0u);
+    EXPECT_GT(c->used_share(), 0.3);
+    EXPECT_LE(c->used_share(), 1.0);
+    // One base of 1.5 s, and 0.01 s for each of the player's moves on either board (at most half the plies, plus one).
+    EXPECT_GE(c->budget_seconds, 1.5);
+    EXPECT_LE(c->budget_seconds, 1.5 + 0.01 * (plies / 2 + 2) + 1e-9);
+  }
+  const auto games = pdn_games(s.pdn_out);
+  ASSERT_EQ(games.size(), 2u);
+  EXPECT_EQ(tag_of(games[0], "White"), tag_of(games[1], "White"));
+}
+
+TEST_F(MatchRun, DoubleGamesRefuseWhatCannotServeTwoBoards) {
+  MatchSettings s = tiny("double-refused", 2);
+  s.pairing = Pairing::DoubleGame;
+  s.a = parse_player_spec("tc=40/10+0.1", "--a");
+  try {
+    run_match(s);
+    ADD_FAILURE() << "a clock with moves per control was accepted";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("--double: --a 'tc=40/10+0.1'"));
+  }
+  s = tiny("double-dxp", 2);
+  s.pairing = Pairing::DoubleGame;
+  s.variant = "international";
+  s.b = parse_player_spec("dxp:127.0.0.1:27531,tc=60", "--b");
+  try {
+    run_match(s);
+    ADD_FAILURE() << "a DXP engine was accepted";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("--double: --b"));
+  }
+}
+
+TEST_F(MatchRun, CommandLinePlaysDoubleGames) {
+  const auto r = test::run_dama_process({"match", "--variant", "russian", "--a", "depth=1", "--b", "depth=2", "--games",
+                                         "4", "--random-plies", "4", "--tt-mb", "1", "--double", "--pgn-out",
+                                         dir_ + "cli-double.pdn"});
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_THAT(r.out, HasSubstr("games        4 of 4 (2 double games)"));
+  EXPECT_THAT(r.out, HasSubstr("double W/L/D "));
+  EXPECT_EQ(pdn_games(dir_ + "cli-double.pdn").size(), 4u);
 }
 
 // A player whose clock runs out loses: counted on its side, with the reason.
