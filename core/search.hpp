@@ -563,6 +563,7 @@ class Searcher {
         continue;
       const Pos child = p.template after<C>(m);
       const NodeState next = child_state(p, s, m, child);
+      if (child_depth > 0) tt_->prefetch(next.hash);  // the child probes it first thing (quiesce does not)
       Score score;
       if (n == 0) {
         score = -search<~C>(child, next, child_depth, -beta, -alpha, ply + 1);

@@ -689,6 +689,22 @@ TEST(TranspositionTable, StoresAndReplaces) {
   EXPECT_FALSE(tt.probe(third));
 }
 
+// A table of huge pages (2 MB and more, aligned for them) holds an entry in
+// every bucket, from the first to the last, and starts empty.
+TEST(TranspositionTable, ALargeTableUsesItsWholeSpan) {
+  TranspositionTable tt(8);
+  ASSERT_EQ(tt.bucket_count(), 1u << 18);  // 8 MB of 32-byte buckets
+  const std::uint64_t high = std::uint64_t{1} << 40;  // other keys, same buckets
+  for (std::uint64_t bucket = 0; bucket < tt.bucket_count(); bucket += 4099) EXPECT_FALSE(tt.probe(bucket + high));
+  for (std::uint64_t bucket : {std::uint64_t{0}, std::uint64_t{1}, tt.bucket_count() / 2, tt.bucket_count() - 1}) {
+    tt.store(bucket + high, 4, static_cast<Score>(bucket % 1000), Bound::Exact, 1);
+    const auto e = tt.probe(bucket + high);
+    ASSERT_TRUE(e) << "bucket " << bucket;
+    EXPECT_EQ(e->score, static_cast<Score>(bucket % 1000));
+  }
+  EXPECT_FALSE(tt.probe(tt.bucket_count() - 1));  // the same bucket, another key
+}
+
 TEST(TranspositionTable, WinScoresCountFromTheStoringNode) {
   const Score win_in_7_from_root = kWinScore - 7;
   const Score stored = score_to_tt(win_in_7_from_root, 3);  // a win in 4 from the node at ply 3
