@@ -65,7 +65,7 @@ void gradient_pass(benchmark::State& state, const char* variant_name) {
   Eigen::VectorXd weights(static_cast<Eigen::Index>(w.values.size()));
   for (std::size_t i = 0; i < w.values.size(); ++i) weights[static_cast<Eigen::Index>(i)] = w.values[i];
   const train::Model model{1.0, 0.5, train::LossKind::CrossEntropy};
-  const std::vector<float> targets = train::targets_of(samples, model);
+  const auto targets = train::targets_of(samples, model);
   std::vector<std::uint32_t> all(samples.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::uint32_t>(i);
   if (state.range(3) == 1) {

@@ -18,18 +18,16 @@
 // on one thread is reproducible.
 #pragma once
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
-#include <new>
 #include <optional>
 
 #include "evaluate.hpp"
+#include "huge_pages.hpp"
 
 namespace dama {
 
@@ -156,27 +154,14 @@ class TranspositionTable {
     slot.check.store(e.key ^ data, std::memory_order_relaxed);
   }
 
-  // Every probe lands on a random bucket, so with 4 KB pages nearly every
-  // probe also misses the TLB.  The table is therefore aligned to 2 MB and
-  // offered to the kernel's transparent huge pages (Linux: madvise, the
-  // setting Debian ships), which cover it with a few hundred TLB entries.
-  // A kernel that declines leaves ordinary pages: only slower.
-  static constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  // Every probe lands on a random bucket: on huge pages (huge_pages.hpp).
   struct FreeBuckets {
     void operator()(Bucket* b) const { std::free(b); }
   };
   using Buckets = std::unique_ptr<Bucket[], FreeBuckets>;
 
   static Buckets allocate_buckets(std::size_t count) {
-    const std::size_t bytes = count * sizeof(Bucket);
-    const bool huge = bytes >= kHugePage;
-    const std::size_t alignment = huge ? kHugePage : alignof(Bucket);
-    void* memory = std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
-    if (!memory) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-    if (huge) ::madvise(memory, bytes, MADV_HUGEPAGE);
-#endif
-    Bucket* buckets = static_cast<Bucket*>(memory);
+    Bucket* buckets = static_cast<Bucket*>(allocate_for_random_access(count * sizeof(Bucket), alignof(Bucket)));
     std::uninitialized_default_construct_n(buckets, count);
     return Buckets(buckets);
   }

@@ -193,7 +193,7 @@ TEST_P(TunerGradientCheck, MatchesFiniteDifferences) {
   auto data = labelled_data(v, truth, 600, 11, true_labels(1.0));
   for (std::size_t i = 0; i < data.samples.size(); i += 3) data.samples.results[i] = 0;  // some draws
   const Model model{0.9, 0.6, GetParam()};
-  const std::vector<float> targets = targets_of(data.samples, model);
+  const auto targets = targets_of(data.samples, model);
   const auto which = all_of(data.samples);
   OptimizerSettings optimizer;
   optimizer.l2 = 1e-4;

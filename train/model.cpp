@@ -127,8 +127,8 @@ double target_of(const Model& model, int result, double score) {
   return model.lambda * result01 + (1 - model.lambda) * sigmoid(model.k * score * kPerMan);
 }
 
-std::vector<float> targets_of(const SampleSet& samples, const Model& model) {
-  std::vector<float> targets(samples.size());
+HugePageVector<float> targets_of(const SampleSet& samples, const Model& model) {
+  HugePageVector<float> targets(samples.size());
   for (std::size_t i = 0; i < samples.size(); ++i)
     targets[i] = static_cast<float>(target_of(model, samples.results[i], samples.scores[i]));
   return targets;
@@ -230,7 +230,7 @@ LossSum::Result LossSum::finish() {
   return result;
 }
 
-double mean_loss(const SampleSet& samples, const std::vector<float>& targets, Selection which,
+double mean_loss(const SampleSet& samples, std::span<const float> targets, Selection which,
                  const Eigen::VectorXd& w, const Model& model, Eigen::VectorXd* gradient) {
   LossSum sum(model, w, gradient != nullptr);
   sum.add(samples, targets, which);

@@ -51,7 +51,7 @@ double man_value_factor(const Eigen::VectorXd& weights, double man_value);
 double target_of(const Model& model, int result, double score);
 
 // Every sample's target, in sample order.
-std::vector<float> targets_of(const SampleSet& samples, const Model& model);
+HugePageVector<float> targets_of(const SampleSet& samples, const Model& model);
 
 // The samples a pass runs over: indices into a SampleSet.
 using Selection = std::span<const std::uint32_t>;
@@ -116,7 +116,7 @@ class LossSum {
 // The mean loss over `which` at weights w and, when gradient is not null, its
 // gradient with respect to w (resized to w's size): one LossSum over the
 // selection, on every OpenMP thread.
-double mean_loss(const SampleSet& samples, const std::vector<float>& targets, Selection which,
+double mean_loss(const SampleSet& samples, std::span<const float> targets, Selection which,
                  const Eigen::VectorXd& w, const Model& model, Eigen::VectorXd* gradient = nullptr);
 
 }  // namespace dama::train

@@ -75,7 +75,7 @@ class InMemorySamples final : public SampleSource {
   const Split& split_;
   std::vector<std::size_t> block_sizes_;
   std::vector<std::size_t> block_starts_;  // block b is samples [block_starts_[b], block_starts_[b + 1])
-  std::vector<float> targets_;             // under targets_model_, computed when the model changes
+  HugePageVector<float> targets_;             // under targets_model_, computed when the model changes
   Model targets_model_;
   bool have_targets_ = false;
 };
@@ -150,7 +150,7 @@ class StreamedSamples final : public SampleSource {
   BlockBuffers buffers_;
   SampleSet samples_;
   Split split_;
-  std::vector<float> targets_;
+  HugePageVector<float> targets_;
 };
 
 }  // namespace dama::train

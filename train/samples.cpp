@@ -19,7 +19,7 @@ namespace dama::train {
 namespace {
 
 // 32-bit offsets hold 4 G terms: about 100 M positions, 24 GB of terms.
-void push_offset(std::vector<std::uint32_t>& offsets, std::size_t end) {
+void push_offset(HugePageVector<std::uint32_t>& offsets, std::size_t end) {
   if (end > UINT32_MAX) throw Error("too many feature terms for one sample set (more than 2^32)");
   offsets.push_back(static_cast<std::uint32_t>(end));
 }

@@ -14,16 +14,19 @@
 #include <vector>
 
 #include "dataset.hpp"
+#include "huge_pages.hpp"
 #include "variant.hpp"
 #include "weights.hpp"
 
 namespace dama::train {
 
+// The arrays a pass reads per sample, at random in a shuffled mini-batch,
+// are on huge pages (core/huge_pages.hpp).
 struct SampleSet {
   int weight_count = 0;                     // 2 * model_feature_count(board size, model)
-  std::vector<std::uint32_t> offsets{0};    // size() + 1 entries
-  std::vector<std::uint32_t> indices;       // weight index of each term
-  std::vector<float> coefficients;          // its coefficient
+  HugePageVector<std::uint32_t> offsets{0};  // size() + 1 entries
+  HugePageVector<std::uint32_t> indices;     // weight index of each term
+  HugePageVector<float> coefficients;        // its coefficient
   std::vector<std::int8_t> results;         // +1 win, 0 draw, -1 loss for the side to move
   std::vector<std::uint8_t> capture_pending;  // 1: the move played captured (the position is not quiet)
   std::vector<float> scores;                // search score, side to move's view, centi-men
