@@ -8,7 +8,7 @@ namespace dama {
 TimeBudget allocate_time(const GameClock& clock, const TimeSettings& settings) {
   const double remaining_ms = std::max(0.0, clock.remaining_seconds * 1000);
   const double increment_ms = std::max(0.0, clock.increment_seconds * 1000);
-  const int horizon = std::max(1, settings.planning_horizon);
+  const int horizon = std::max(1, clock.moves_to_go > 0 ? settings.control_horizon : settings.planning_horizon);
   const int moves = clock.moves_to_go > 0 ? std::min(clock.moves_to_go, horizon) : horizon;
   const double overhead = static_cast<double>(settings.move_overhead_ms);
 

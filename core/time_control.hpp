@@ -14,12 +14,18 @@
 //   maximum  a hard limit: the search is stopped there, whatever it is doing.
 //
 // The share of the clock.  Every move gets the time left divided by the moves
-// still expected (at most kPlanningHorizon, fewer when a control is nearer),
-// with the increments those moves will bring.  A horizon shorter than the
-// game front-loads the clock -- the middle game, where draughts games are
-// decided, gets the most time, and with a control of 100 moves in games that
-// end near move 60 about 90% of the clock has been used by then -- while a
-// fixed fraction of what is left can never run out, so sudden death is safe.
+// still expected (at most the planning horizon, fewer when a control is
+// nearer), with the increments those moves will bring.  A horizon shorter
+// than the game front-loads the clock -- the middle game, where draughts
+// games are decided, gets the most time -- while a fixed fraction of what is
+// left can never run out, so sudden death is safe.
+//
+// Under a control of moves (100 moves in T) the clock is refilled at the
+// control, and games end long before it, so the horizon is shorter still
+// (control_horizon): the search ends most moves before their optimum (it
+// starts no iteration it cannot finish), and with the sudden-death horizon
+// of 20 it had used only 59-70% of a 100-move control by the end of russian
+// games (docs/performance.md); with 12 it uses over 80%.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +45,7 @@ struct TimeBudget {
 
 struct TimeSettings {
   int planning_horizon = 20;           // moves the rest of the clock is spread over, at most
+  int control_horizon = 12;            // the same under a control of moves, which refills the clock
   double maximum_ratio = 4.0;          // maximum = this many optimums ...
   double maximum_share = 0.35;         // ... and never more than this share of the clock
   std::int64_t move_overhead_ms = 15;  // kept back each move for the protocol and the opponent's clock

@@ -87,6 +87,8 @@ void announce(Output& out, const Settings& s) {
   out.line("param name=move-overhead value=" + std::to_string(s.time.move_overhead_ms) + " type=int min=0 max=10000");
   out.line("param name=planning-horizon value=" + std::to_string(s.time.planning_horizon) +
            " type=int min=1 max=200");
+  out.line("param name=control-horizon value=" + std::to_string(s.time.control_horizon) +
+           " type=int min=1 max=200");
   out.line("param name=threads value=" + std::to_string(s.threads) + " type=int min=1 max=" +
            std::to_string(kMaxSearchThreads));
   out.line("wait");
@@ -129,6 +131,7 @@ void set_param(Settings& s, const hub::Line& line) {
   else if (const SearchSwitch* sw = search_switch(name)) s.search.*sw->member = bool_value(name, value);
   else if (name == "move-overhead") s.time.move_overhead_ms = int_value(name, value, 0, 10000);
   else if (name == "planning-horizon") s.time.planning_horizon = int_value(name, value, 1, 200);
+  else if (name == "control-horizon") s.time.control_horizon = int_value(name, value, 1, 200);
   else if (name == "threads") s.threads = int_value(name, value, 1, kMaxSearchThreads);
   else throw Error("set-param: unknown parameter '" + name + "'");
 }
@@ -251,7 +254,8 @@ class Session {
   // Only the search features apply to a running session; the rest is read at init.
   void set_param_live(const hub::Line& line) {
     const std::string name = line.get("name").value_or("");
-    if (!search_switch(name) && name != "move-overhead" && name != "planning-horizon" && name != "threads")
+    if (!search_switch(name) && name != "move-overhead" && name != "planning-horizon" &&
+        name != "control-horizon" && name != "threads")
       throw Error("set-param " + name + " after init: parameters are read at init (send them before it)");
     Settings s;
     s.search = searcher_.options();

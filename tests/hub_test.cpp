@@ -178,6 +178,7 @@ TEST(HubSession, ScriptedGameOn8x8) {
   };
   EXPECT_TRUE(announced("variant"));
   EXPECT_TRUE(announced("planning-horizon"));
+  EXPECT_TRUE(announced("control-horizon"));
   for (const auto& sw : kSearchSwitches) EXPECT_TRUE(announced(sw.name)) << sw.name;
 
   engine.send("set-param name=variant value=russian");

@@ -23,6 +23,20 @@ TEST(TimeControl, SuddenDeathSpreadsTheClockOverTheHorizon) {
   EXPECT_LE(static_cast<double>(b.maximum_ms), 60000.0 * s.maximum_share);
 }
 
+// A control of moves refills the clock: the shorter horizon, so more a move.
+TEST(TimeControl, AControlOfMovesPlansOnTheShorterHorizon) {
+  const TimeSettings s;
+  ASSERT_LT(s.control_horizon, s.planning_horizon);
+  const TimeBudget control = allocate_time({60.0, 100, 0.0}, s);
+  EXPECT_NEAR(static_cast<double>(control.optimum_ms),
+              (60000.0 - s.move_overhead_ms * s.control_horizon) / s.control_horizon, 1.0);
+  const TimeBudget sudden_death = allocate_time({60.0, 0, 0.0}, s);
+  EXPECT_GT(control.optimum_ms, sudden_death.optimum_ms);
+  // Fewer moves to the control than either horizon: those moves.
+  const TimeBudget near = allocate_time({6.0, 5, 0.0}, s);
+  EXPECT_NEAR(static_cast<double>(near.optimum_ms), (6000.0 - 5.0 * s.move_overhead_ms) / 5, 1.0);
+}
+
 TEST(TimeControl, TheLastMoveOfAControlMayUseTheWholeClock) {
   const TimeSettings s;
   const TimeBudget b = allocate_time({3.0, 1, 0.0}, s);
