@@ -21,11 +21,10 @@
 // left can never run out, so sudden death is safe.
 //
 // Under a control of moves (100 moves in T) the clock is refilled at the
-// control, and games end long before it, so the horizon is shorter still
-// (control_horizon): the search ends most moves before their optimum (it
-// starts no iteration it cannot finish), and with the sudden-death horizon
-// of 20 it had used only 59-70% of a 100-move control by the end of russian
-// games (docs/performance.md); with 12 it uses over 80%.
+// control, so the horizon may be set apart (control_horizon, Hub
+// control-horizon).  It stays 20: 12 used more of the clock (85% of a
+// 100-move control in russian, 93% in international, against 76% and 85%)
+// but lost 3 / 11 / 6 in 20 international games (docs/performance.md).
 #pragma once
 
 #include <cstdint>
@@ -45,7 +44,7 @@ struct TimeBudget {
 
 struct TimeSettings {
   int planning_horizon = 20;           // moves the rest of the clock is spread over, at most
-  int control_horizon = 12;            // the same under a control of moves, which refills the clock
+  int control_horizon = 20;            // the same under a control of moves, which refills the clock
   double maximum_ratio = 4.0;          // maximum = this many optimums ...
   double maximum_share = 0.35;         // ... and never more than this share of the clock
   std::int64_t move_overhead_ms = 15;  // kept back each move for the protocol and the opponent's clock

@@ -23,9 +23,10 @@ TEST(TimeControl, SuddenDeathSpreadsTheClockOverTheHorizon) {
   EXPECT_LE(static_cast<double>(b.maximum_ms), 60000.0 * s.maximum_share);
 }
 
-// A control of moves refills the clock: the shorter horizon, so more a move.
-TEST(TimeControl, AControlOfMovesPlansOnTheShorterHorizon) {
-  const TimeSettings s;
+// A control of moves plans on its own horizon; here a shorter one, so more a move.
+TEST(TimeControl, AControlOfMovesPlansOnItsOwnHorizon) {
+  TimeSettings s;
+  s.control_horizon = 12;
   ASSERT_LT(s.control_horizon, s.planning_horizon);
   const TimeBudget control = allocate_time({60.0, 100, 0.0}, s);
   EXPECT_NEAR(static_cast<double>(control.optimum_ms),
