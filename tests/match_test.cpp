@@ -360,12 +360,20 @@ class MatchRun : public ::testing::Test {
   std::string dir_;
 };
 
-TEST_F(MatchRun, ColoursAlternateWithinEachPair) {
-  const MatchSettings s = tiny("colours", 8);
+// Plays all of a match of eight games, checks that they were counted and
+// written, and returns its outcome.
+MatchOutcome play_eight(const MatchSettings& s) {
   const MatchOutcome r = run_match(s);
   EXPECT_EQ(r.stop, StopReason::Completed);
   EXPECT_EQ(r.totals.games, 8u);
   EXPECT_EQ(r.totals.pairs.total_pairs(), 4u);
+  EXPECT_EQ(pdn_games(s.pdn_out).size(), 8u);
+  return r;
+}
+
+TEST_F(MatchRun, ColoursAlternateWithinEachPair) {
+  const MatchSettings s = tiny("colours", 8);
+  const MatchOutcome r = play_eight(s);
   const auto games = pdn_games(s.pdn_out);
   ASSERT_EQ(games.size(), 8u);
   for (std::size_t g = 0; g < games.size(); ++g) {
@@ -820,10 +828,7 @@ TEST_F(MatchRun, TwoThreadPlayerPlaysWholeGames) {
 TEST_F(MatchRun, DoubleGamesKeepTheColoursOnBothBoards) {
   MatchSettings s = tiny("double", 8);
   s.pairing = Pairing::DoubleGame;
-  const MatchOutcome r = run_match(s);
-  EXPECT_EQ(r.stop, StopReason::Completed);
-  EXPECT_EQ(r.totals.games, 8u);
-  EXPECT_EQ(r.totals.pairs.total_pairs(), 4u);
+  const MatchOutcome r = play_eight(s);
   const auto games = pdn_games(s.pdn_out);
   ASSERT_EQ(games.size(), 8u);
   double a_points = 0;
