@@ -705,7 +705,7 @@ TEST(TunerModel, TheLossDoesNotDependOnHowTheSamplesArrive) {
   Eigen::VectorXd whole_gradient;
   const double whole = mean_loss(data.samples, targets, which, w, model, &whole_gradient);
   // Pieces of uneven sizes, some across chunk boundaries, some within a chunk.
-  LossSum pieces(model, w, true);
+  LossSum pieces(model, w, LossSum::PassOutput::LossAndGradient);
   test::Random random(8);
   for (Selection rest(which); !rest.empty();) {
     const std::size_t n = std::min<std::size_t>(rest.size(), 1 + random.below(3000));

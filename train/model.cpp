@@ -12,24 +12,34 @@ namespace {
 
 constexpr double kPerMan = 1.0 / 100.0;  // eval and score are in centi-men
 
-// log(1 + e^x) without overflow.
-double softplus(double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
-
-// A sample's loss and its derivative with respect to eval.
-struct LossSlope {
-  double loss;
-  double slope;
+// The logistic function at z, with the e^-|z| it was computed from, which
+// the cross-entropy's softplus needs as well: one exp serves both.
+struct Logistic {
+  double p;  // sigmoid(z), bit for bit
+  double e;  // exp(-|z|)
 };
 
-[[gnu::always_inline]] inline LossSlope loss_and_slope(LossKind kind, double scale, double eval, double target) {
-  const double z = scale * eval;
-  const double p = sigmoid(z);
+[[gnu::always_inline]] inline Logistic logistic(double z) {
+  const double e = std::exp(-std::abs(z));
+  return {(z >= 0 ? 1.0 : e) / (1 + e), e};
+}
+
+// A sample's loss, from z = scale * eval and its logistic.
+[[gnu::always_inline]] inline double loss_of(LossKind kind, double z, Logistic l, double target) {
   if (kind == LossKind::CrossEntropy) {
-    // -t log p - (1 - t) log(1 - p) = softplus(z) - t z, stable for any z.
-    return {softplus(z) - target * z, (p - target) * scale};
+    // -t log p - (1 - t) log(1 - p) = softplus(z) - t z, and softplus(z) =
+    // log(1 + e^z) = max(z, 0) + log(1 + e^-|z|), stable for any z.
+    return (z > 0 ? z : 0.0) + std::log1p(l.e) - target * z;
   }
-  const double error = p - target;
-  return {error * error, 2 * error * p * (1 - p) * scale};
+  const double error = l.p - target;
+  return error * error;
+}
+
+// The derivative of a sample's loss with respect to eval.
+[[gnu::always_inline]] inline double slope_of(LossKind kind, double scale, Logistic l, double target) {
+  const double error = l.p - target;
+  if (kind == LossKind::CrossEntropy) return error * scale;
+  return 2 * error * l.p * (1 - l.p) * scale;
 }
 
 // Chunks summed in parallel at most at once: bounds the gradient vectors
@@ -134,18 +144,18 @@ HugePageVector<float> targets_of(const SampleSet& samples, const Model& model) {
   return targets;
 }
 
-LossSum::LossSum(const Model& model, const Eigen::VectorXd& w, bool with_gradient)
+LossSum::LossSum(const Model& model, const Eigen::VectorXd& w, PassOutput output)
     : loss_(model.loss),
       scales_{model.k * kPerMan},
       w_(w),
-      with_gradient_(with_gradient),
+      output_(output),
       chunk_samples_(chunk_samples_for(w.size())),
       total_losses_(1, 0.0) {
-  if (with_gradient_) total_gradient_.setZero(w.size());
+  if (output_ != PassOutput::Loss) total_gradient_.setZero(w.size());
 }
 
 LossSum::LossSum(LossKind loss, std::span<const double> ks, const Eigen::VectorXd& w)
-    : loss_(loss), w_(w), with_gradient_(false), chunk_samples_(chunk_samples_for(w.size())), total_losses_(ks.size(), 0.0) {
+    : loss_(loss), w_(w), output_(PassOutput::Loss), chunk_samples_(chunk_samples_for(w.size())), total_losses_(ks.size(), 0.0) {
   for (const double k : ks) scales_.push_back(k * kPerMan);
 }
 
@@ -178,38 +188,62 @@ std::size_t LossSum::add_window(const SampleSet& samples, std::span<const float>
   return taken;
 }
 
-void LossSum::sum_into(Chunk& chunk, const SampleSet& samples, std::span<const float> targets,
-                       Selection which) const {
-  if (chunk.samples == 0) {  // a fresh chunk: zeroed here, by the thread that fills it
-    chunk.losses.assign(scales_.size(), 0.0);
-    if (with_gradient_) chunk.gradient.setZero(w_.size());
-  }
+namespace {
+
+// Sums `which` into a chunk at one k: the losses, the gradient or both
+// (a mini-batch's pass needs no loss, and the loss is the costlier half).
+template <bool kLoss, bool kGradient>
+void sum_chunk(LossKind kind, double scale, const SampleSet& samples, std::span<const float> targets, Selection which,
+               const double* weights, double& loss, double* g) {
   const std::uint32_t* offsets = samples.offsets.data();
   const std::uint32_t* indices = samples.indices.data();
   const float* coefficients = samples.coefficients.data();
-  const double* weights = w_.data();
   const SamplePrefetcher prefetcher(which, offsets, indices, coefficients, targets.data());
-  if (scales_.size() == 1) {
-    const double scale = scales_[0];
-    double* g = with_gradient_ ? chunk.gradient.data() : nullptr;
-    double loss = chunk.losses[0];
-    for (std::size_t t = 0; t < which.size(); ++t) {
-      prefetcher.before(t);
-      const std::uint32_t i = which[t];
-      const std::uint32_t first = offsets[i], last = offsets[i + 1];
-      const LossSlope ls = loss_and_slope(loss_, scale, eval_of(first, last, indices, coefficients, weights), targets[i]);
-      loss += ls.loss;
-      if (g)
-        for (std::uint32_t j = first; j < last; ++j) g[indices[j]] += ls.slope * static_cast<double>(coefficients[j]);
+  for (std::size_t t = 0; t < which.size(); ++t) {
+    prefetcher.before(t);
+    const std::uint32_t i = which[t];
+    const std::uint32_t first = offsets[i], last = offsets[i + 1];
+    const double z = scale * eval_of(first, last, indices, coefficients, weights);
+    const Logistic l = logistic(z);
+    if constexpr (kLoss) loss += loss_of(kind, z, l, targets[i]);
+    if constexpr (kGradient) {
+      const double slope = slope_of(kind, scale, l, targets[i]);
+      for (std::uint32_t j = first; j < last; ++j) g[indices[j]] += slope * static_cast<double>(coefficients[j]);
     }
-    chunk.losses[0] = loss;
+  }
+}
+
+}  // namespace
+
+void LossSum::sum_into(Chunk& chunk, const SampleSet& samples, std::span<const float> targets,
+                       Selection which) const {
+  const bool with_gradient = output_ != PassOutput::Loss;
+  if (chunk.samples == 0) {  // a fresh chunk: zeroed here, by the thread that fills it
+    chunk.losses.assign(scales_.size(), 0.0);
+    if (with_gradient) chunk.gradient.setZero(w_.size());
+  }
+  const double* weights = w_.data();
+  if (scales_.size() == 1) {
+    auto sum = [&]<bool kLoss, bool kGradient>() {
+      sum_chunk<kLoss, kGradient>(loss_, scales_[0], samples, targets, which, weights, chunk.losses[0],
+                                  chunk.gradient.data());
+    };
+    if (output_ == PassOutput::Loss) sum.template operator()<true, false>();
+    else if (output_ == PassOutput::Gradient) sum.template operator()<false, true>();
+    else sum.template operator()<true, true>();
   } else {
+    const std::uint32_t* offsets = samples.offsets.data();
+    const std::uint32_t* indices = samples.indices.data();
+    const float* coefficients = samples.coefficients.data();
+    const SamplePrefetcher prefetcher(which, offsets, indices, coefficients, targets.data());
     for (std::size_t t = 0; t < which.size(); ++t) {
       prefetcher.before(t);
       const std::uint32_t i = which[t];
       const double eval = eval_of(offsets[i], offsets[i + 1], indices, coefficients, weights);
-      for (std::size_t s = 0; s < scales_.size(); ++s)
-        chunk.losses[s] += loss_and_slope(loss_, scales_[s], eval, targets[i]).loss;
+      for (std::size_t s = 0; s < scales_.size(); ++s) {
+        const double z = scales_[s] * eval;
+        chunk.losses[s] += loss_of(loss_, z, logistic(z), targets[i]);
+      }
     }
   }
   chunk.samples += which.size();
@@ -217,8 +251,17 @@ void LossSum::sum_into(Chunk& chunk, const SampleSet& samples, std::span<const f
 
 void LossSum::fold(Chunk& chunk) {
   for (std::size_t s = 0; s < scales_.size(); ++s) total_losses_[s] += chunk.losses[s];
-  if (with_gradient_) total_gradient_ += chunk.gradient;
+  if (output_ != PassOutput::Loss) {
+    total_gradient_ += chunk.gradient;
+  }
   chunk.samples = 0;
+}
+
+void LossSum::restart() {
+  open_.samples = 0;  // a chunk's sums are zeroed when it is next started
+  count_ = 0;
+  std::fill(total_losses_.begin(), total_losses_.end(), 0.0);
+  if (output_ != PassOutput::Loss) total_gradient_.setZero();
 }
 
 LossSum::Result LossSum::finish() {
@@ -226,13 +269,13 @@ LossSum::Result LossSum::finish() {
   Result result;
   const double inverse = count_ ? 1.0 / static_cast<double>(count_) : 0.0;
   for (const double total : total_losses_) result.mean_losses.push_back(total * inverse);
-  if (with_gradient_) result.mean_gradient = total_gradient_ * inverse;
+  if (output_ != PassOutput::Loss) result.mean_gradient = total_gradient_ * inverse;
   return result;
 }
 
 double mean_loss(const SampleSet& samples, std::span<const float> targets, Selection which,
                  const Eigen::VectorXd& w, const Model& model, Eigen::VectorXd* gradient) {
-  LossSum sum(model, w, gradient != nullptr);
+  LossSum sum(model, w, gradient ? LossSum::PassOutput::LossAndGradient : LossSum::PassOutput::Loss);
   sum.add(samples, targets, which);
   LossSum::Result result = sum.finish();
   if (gradient) *gradient = std::move(result.mean_gradient);

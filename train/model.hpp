@@ -74,9 +74,13 @@ class LossSum {
   static constexpr std::size_t kLargeModelChunkSamples = 8192;
   static std::size_t chunk_samples_for(Eigen::Index weights);
 
+  // What a pass sums: its mean loss, its gradient, or both (finish() gives
+  // the losses as 0 for Gradient, and no gradient for Loss).
+  enum class PassOutput { Loss, Gradient, LossAndGradient };
+
   // The loss under `model` at weights w.  w is read as the pieces are added:
   // it must not change until finish().
-  LossSum(const Model& model, const Eigen::VectorXd& w, bool with_gradient);
+  LossSum(const Model& model, const Eigen::VectorXd& w, PassOutput output);
   // The losses at several k at once (targets as given, no gradient): the
   // sums fit_k compares, one pass for all of them.
   LossSum(LossKind loss, std::span<const double> ks, const Eigen::VectorXd& w);
@@ -84,6 +88,9 @@ class LossSum {
   // The next samples of the sequence: `which` indexes samples and targets.
   void add(const SampleSet& samples, std::span<const float> targets, Selection which);
   std::size_t count() const { return count_; }
+  // Starts a new sum at the weights w refers to now, keeping the chunks'
+  // memory: a mini-batch epoch sums many small batches one after another.
+  void restart();
 
   struct Result {
     std::vector<double> mean_losses;  // one per k (0 for no samples)
@@ -104,7 +111,7 @@ class LossSum {
   LossKind loss_;
   std::vector<double> scales_;  // k / 100 for each k
   const Eigen::VectorXd& w_;
-  bool with_gradient_;
+  PassOutput output_;
   std::size_t chunk_samples_;  // chunk_samples_for(w's size)
   std::size_t count_ = 0;
   std::vector<double> total_losses_;

@@ -4,7 +4,6 @@
 #include <array>
 #include <chrono>
 #include <cmath>
-#include <optional>
 
 #include "error.hpp"
 #include "random.hpp"
@@ -50,7 +49,8 @@ struct Evaluation {
 
 // One pass over every sample.
 Evaluation evaluate(SampleSource& source, const Model& model, const Eigen::VectorXd& w, bool with_gradient) {
-  LossSum training(model, w, with_gradient), validation(model, w, false);
+  LossSum training(model, w, with_gradient ? LossSum::PassOutput::LossAndGradient : LossSum::PassOutput::Loss);
+  LossSum validation(model, w, LossSum::PassOutput::Loss);
   source.visit({}, model, [&](const SampleBlock& block) {
     training.add(block.samples, block.targets, block.training);
     validation.add(block.samples, block.targets, block.validation);
@@ -73,24 +73,24 @@ void mini_batch_epoch(SampleSource& source, const TrainSettings& settings, const
                       TrainerState& state) {
   const std::size_t batch_size = settings.optimizer.batch_size;
   const std::vector<std::size_t> blocks = block_order(source.block_sizes().size(), settings, state.epoch);
-  std::optional<LossSum> batch;
+  // Reads the weights each step changes; a step needs the batch's gradient, not its loss.
+  LossSum batch(model, state.weights, LossSum::PassOutput::Gradient);
   auto finish_batch = [&] {
-    Eigen::VectorXd gradient = batch->finish().mean_gradient;
-    batch.reset();
+    Eigen::VectorXd gradient = batch.finish().mean_gradient;
+    batch.restart();
     step(settings, learning_rate, gradient, state);
   };
   std::vector<std::uint32_t> order;
   source.visit(blocks, model, [&](const SampleBlock& block) {
     sample_order(order, block.training, settings, state.epoch, block.index);
     for (Selection rest(order); !rest.empty();) {
-      if (!batch) batch.emplace(model, state.weights, true);
-      const std::size_t taken = std::min(batch_size - batch->count(), rest.size());
-      batch->add(block.samples, block.targets, rest.first(taken));
+      const std::size_t taken = std::min(batch_size - batch.count(), rest.size());
+      batch.add(block.samples, block.targets, rest.first(taken));
       rest = rest.subspan(taken);
-      if (batch->count() == batch_size) finish_batch();
+      if (batch.count() == batch_size) finish_batch();
     }
   });
-  if (batch) finish_batch();  // the last, smaller batch
+  if (batch.count() > 0) finish_batch();  // the last, smaller batch
 }
 
 // Keeps the best weights and counts the epochs since; throws when the fit
@@ -183,6 +183,11 @@ bool train(SampleSource& source, const TrainSettings& settings, TrainerState& st
     report.validation_loss = now.validation_loss;
     record_epoch(settings, source.validation_size() > 0, report, state);
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    // Every position a pass of the epoch visited: the mini-batches' pass over
+    // the training samples, and the pass that measures both losses.
+    const double visited = static_cast<double>(source.training_size() + source.validation_size()) +
+                           (full_batch ? 0.0 : static_cast<double>(source.training_size()));
+    report.positions_per_second = report.seconds > 0 ? visited / report.seconds : 0.0;
     if (on_epoch && !on_epoch(report, state)) break;
   }
   return state.finished;

@@ -58,6 +58,7 @@ struct EpochReport {
   double validation_loss = 0;  // the same over the validation samples (NaN without any)
   double learning_rate = 0;
   double seconds = 0;          // wall time of the epoch
+  double positions_per_second = 0;  // positions its passes visited, over `seconds`
   bool improved = false;
 };
 

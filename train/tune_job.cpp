@@ -154,8 +154,9 @@ Weights weights_of(const Eigen::VectorXd& v, const Variant& variant, EvalModel m
 }
 
 void print_epoch(const EpochReport& r) {
-  std::printf("epoch %4d  train %.6f  validation %.6f  lr %.4g  %.2f s%s\n", r.epoch, r.training_loss,
-              r.validation_loss, r.learning_rate, r.seconds, r.improved ? "  *" : "");
+  std::printf("epoch %4d  train %.6f  validation %.6f  lr %.4g  %.2f s  %.2f M positions/s%s\n", r.epoch,
+              r.training_loss, r.validation_loss, r.learning_rate, r.seconds, r.positions_per_second / 1e6,
+              r.improved ? "  *" : "");
   std::fflush(stdout);
 }
 
