@@ -155,7 +155,11 @@ LossSum::LossSum(const Model& model, const Eigen::VectorXd& w, PassOutput output
 }
 
 LossSum::LossSum(LossKind loss, std::span<const double> ks, const Eigen::VectorXd& w)
-    : loss_(loss), w_(w), output_(PassOutput::Loss), chunk_samples_(chunk_samples_for(w.size())), total_losses_(ks.size(), 0.0) {
+    : loss_(loss),
+      w_(w),
+      output_(PassOutput::Loss),
+      chunk_samples_(chunk_samples_for(w.size())),
+      total_losses_(ks.size(), 0.0) {
   for (const double k : ks) scales_.push_back(k * kPerMan);
 }
 
@@ -190,11 +194,12 @@ std::size_t LossSum::add_window(const SampleSet& samples, std::span<const float>
 
 namespace {
 
-// Sums `which` into a chunk at one k: the losses, the gradient or both
-// (a mini-batch's pass needs no loss, and the loss is the costlier half).
-template <bool kLoss, bool kGradient>
-void sum_chunk(LossKind kind, double scale, const SampleSet& samples, std::span<const float> targets, Selection which,
-               const double* weights, double& loss, double* g) {
+// Calls visit(i, first, last, eval) for each sample i of `which` in order,
+// its terms first..last and its eval at `weights`; the samples' data is
+// asked for ahead (SamplePrefetcher).
+template <class Visit>
+[[gnu::always_inline]] inline void for_each_eval(const SampleSet& samples, std::span<const float> targets,
+                                                 Selection which, const double* weights, Visit&& visit) {
   const std::uint32_t* offsets = samples.offsets.data();
   const std::uint32_t* indices = samples.indices.data();
   const float* coefficients = samples.coefficients.data();
@@ -203,14 +208,27 @@ void sum_chunk(LossKind kind, double scale, const SampleSet& samples, std::span<
     prefetcher.before(t);
     const std::uint32_t i = which[t];
     const std::uint32_t first = offsets[i], last = offsets[i + 1];
-    const double z = scale * eval_of(first, last, indices, coefficients, weights);
+    visit(i, first, last, eval_of(first, last, indices, coefficients, weights));
+  }
+}
+
+// Sums `which` into a chunk at one k: the losses, the gradient or both
+// (a mini-batch's pass needs no loss, and the loss is the costlier half).
+template <bool kLoss, bool kGradient>
+void sum_chunk(LossKind kind, double scale, const SampleSet& samples, std::span<const float> targets, Selection which,
+               const double* weights, double& loss, double* g) {
+  const std::uint32_t* indices = samples.indices.data();
+  const float* coefficients = samples.coefficients.data();
+  const auto add = [&](std::uint32_t i, std::uint32_t first, std::uint32_t last, double eval) {
+    const double z = scale * eval;
     const Logistic l = logistic(z);
     if constexpr (kLoss) loss += loss_of(kind, z, l, targets[i]);
     if constexpr (kGradient) {
       const double slope = slope_of(kind, scale, l, targets[i]);
       for (std::uint32_t j = first; j < last; ++j) g[indices[j]] += slope * static_cast<double>(coefficients[j]);
     }
-  }
+  };
+  for_each_eval(samples, targets, which, weights, add);
 }
 
 }  // namespace
@@ -232,19 +250,12 @@ void LossSum::sum_into(Chunk& chunk, const SampleSet& samples, std::span<const f
     else if (output_ == PassOutput::Gradient) sum.template operator()<false, true>();
     else sum.template operator()<true, true>();
   } else {
-    const std::uint32_t* offsets = samples.offsets.data();
-    const std::uint32_t* indices = samples.indices.data();
-    const float* coefficients = samples.coefficients.data();
-    const SamplePrefetcher prefetcher(which, offsets, indices, coefficients, targets.data());
-    for (std::size_t t = 0; t < which.size(); ++t) {
-      prefetcher.before(t);
-      const std::uint32_t i = which[t];
-      const double eval = eval_of(offsets[i], offsets[i + 1], indices, coefficients, weights);
+    for_each_eval(samples, targets, which, weights, [&](std::uint32_t i, std::uint32_t, std::uint32_t, double eval) {
       for (std::size_t s = 0; s < scales_.size(); ++s) {
         const double z = scales_[s] * eval;
         chunk.losses[s] += loss_of(loss_, z, logistic(z), targets[i]);
       }
-    }
+    });
   }
   chunk.samples += which.size();
 }
