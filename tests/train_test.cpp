@@ -718,6 +718,33 @@ TEST(TunerModel, TheLossDoesNotDependOnHowTheSamplesArrive) {
   EXPECT_TRUE((whole_gradient.array() != 0.0).any()) << "the gradient is not all zero";
 }
 
+// A mini-batch epoch reuses one sum for every batch: restarted mid-chunk
+// and mid-window, it sums the next batch exactly as a new one would, and a
+// gradient-only pass gives the same gradient as one with the loss.
+TEST(TunerModel, ARestartedSumStartsAfresh) {
+  const Variant& v = find_variant("russian");
+  const Eigen::VectorXd w = vector_of(default_weights(v));
+  const auto data = labelled_data(v, w, 9000, 4, true_labels(1.1));
+  const Model model{1.1, 0.5, LossKind::CrossEntropy};
+  const auto targets = targets_of(data.samples, model);
+  const auto indices = all_of(data.samples);
+  const Selection all(indices);
+  ASSERT_GT(all.size(), 2 * LossSum::kChunkSamples + 100);
+  const Selection before = all.first(LossSum::kChunkSamples + 77), batch = all.subspan(before.size());
+  Eigen::VectorXd fresh_gradient;
+  mean_loss(data.samples, targets, batch, w, model, &fresh_gradient);
+
+  LossSum reused(model, w, LossSum::PassOutput::Gradient);
+  reused.add(data.samples, targets, before);
+  reused.restart();
+  EXPECT_EQ(reused.count(), 0u);
+  reused.add(data.samples, targets, batch);
+  const LossSum::Result result = reused.finish();
+  EXPECT_TRUE(result.mean_gradient == fresh_gradient);
+  EXPECT_EQ(result.mean_losses[0], 0.0) << "a gradient-only pass sums no loss";
+  EXPECT_TRUE((fresh_gradient.array() != 0.0).any());
+}
+
 // Games of rows grouped by game id, in game order.
 std::vector<GameRecord> games_of_rows(const std::vector<PositionRow>& rows) {
   std::map<std::uint64_t, GameRecord> games;

@@ -262,9 +262,7 @@ void LossSum::sum_into(Chunk& chunk, const SampleSet& samples, std::span<const f
 
 void LossSum::fold(Chunk& chunk) {
   for (std::size_t s = 0; s < scales_.size(); ++s) total_losses_[s] += chunk.losses[s];
-  if (output_ != PassOutput::Loss) {
-    total_gradient_ += chunk.gradient;
-  }
+  if (output_ != PassOutput::Loss) total_gradient_ += chunk.gradient;
   chunk.samples = 0;
 }
 
