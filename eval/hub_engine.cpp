@@ -93,30 +93,94 @@ void HubEngine::shut_down() {
   }
 }
 
-void HubEngine::new_game() { send("new-game"); }
+void HubEngine::new_game() {
+  stop_pondering();
+  send("new-game");
+}
 
-std::string HubEngine::best_move(const std::string& start, const std::vector<std::string>& moves,
-                                 const std::string& level, std::int64_t timeout_ms, const std::atomic<bool>* cancel) {
+namespace {
+
+std::string position_lines(const std::string& start, const std::vector<std::string>& moves, const std::string& level) {
   std::string history;
   for (const auto& m : moves) history += (history.empty() ? "" : " ") + m;
-  send("pos pos=" + start + (history.empty() ? "" : " moves=" + hub::quote(history)));
-  send("level " + level);
+  return "pos pos=" + start + (history.empty() ? "" : " moves=" + hub::quote(history)) + "\nlevel " + level;
+}
+
+}  // namespace
+
+void HubEngine::send_position(const std::string& start, const std::vector<std::string>& moves,
+                              const std::string& level) {
+  send(position_lines(start, moves, level));
+}
+
+HubReply HubEngine::best_move(const std::string& start, const std::vector<std::string>& moves,
+                              const std::string& level, std::int64_t timeout_ms, const std::atomic<bool>* cancel) {
+  if (!pondering_.empty()) {
+    const bool hit = pondering_ == position_lines(start, moves, level);
+    if (hit) {
+      pondering_.clear();
+      // A ponder search may end by itself (the protocol lets it); its done
+      // is then the answer, and a ponder-hit after it would reach an idle engine.
+      if (!done_arrived()) send("ponder-hit");
+      return await_done(timeout_ms, cancel);
+    }
+    stop_pondering();
+  }
+  send_position(start, moves, level);
   send("go think");
+  return await_done(timeout_ms, cancel);
+}
+
+void HubEngine::ponder(const std::string& start, const std::vector<std::string>& moves, const std::string& level) {
+  stop_pondering();
+  send_position(start, moves, level);
+  send("go ponder");
+  pondering_ = position_lines(start, moves, level);
+}
+
+void HubEngine::stop_pondering() {
+  if (pondering_.empty()) return;
+  pondering_.clear();
+  send("stop");
+  receive_command("done", kHandshakeTimeoutMs);
+}
+
+HubReply HubEngine::await_done(std::int64_t timeout_ms, const std::atomic<bool>* cancel) {
   bool cancelled = false;
   for (;;) {
     const std::string text = receive(timeout_ms, cancel, &cancelled);
     if (cancelled) {
       send("stop");
       receive_command("done", kHandshakeTimeoutMs);
-      return "";
+      return {};
     }
     const hub::Line line = hub::parse_line(text);
     if (line.command == "error") fail("answered '" + text + "'");
     if (line.command != "done") continue;
     const auto move = line.get("move");
     if (!move || move->empty() || *move == "none") fail("gave no move ('" + text + "')");
-    return *move;
+    return {*move, line.get("ponder").value_or("")};
   }
+}
+
+bool HubEngine::done_arrived() {
+  for (;;) {
+    pollfd p{fd_, POLLIN, 0};
+    if (::poll(&p, 1, 0) <= 0) break;
+    char chunk[4096];
+    const ssize_t n = ::read(fd_, chunk, sizeof chunk);
+    if (n <= 0) break;  // an end or an error is for receive() to report
+    buffer_.append(chunk, static_cast<std::size_t>(n));
+  }
+  for (std::size_t at = 0; at < buffer_.size();) {
+    if (buffer_.compare(at, 4, "done") == 0 && (at + 4 == buffer_.size() || buffer_[at + 4] == ' ' ||
+                                                 buffer_[at + 4] == '\n' || buffer_[at + 4] == '\r'))
+      return true;
+    const std::size_t newline = buffer_.find('\n', at);
+    if (newline == std::string::npos) break;
+    at = newline + 1;
+  }
+  return false;
 }
 
 void HubEngine::send(const std::string& line) {

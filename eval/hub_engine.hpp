@@ -8,7 +8,11 @@
 //   -> init                      <- ready
 //   -> new-game                  (before every game)
 //   -> pos pos=... moves="..."   -> level depth=N | level move-time=S   -> go think
-//   <- info ...                  <- done move=32-28
+//   <- info ...                  <- done move=32-28 ponder=17-22
+//   pondering (a player with ponder=true), after its move, while the opponent thinks:
+//   -> pos ... moves="... 32-28 17-22"   -> level time=...   -> go ponder
+//   the opponent played 17-22:  -> ponder-hit      <- done move=...
+//   it played another move:     -> stop            <- done (dropped), then go think as above
 //   -> quit
 //
 // The engine talks over a socket pair rather than pipes, so that writing to
@@ -31,6 +35,13 @@ struct HubEngineSettings {
   std::size_t tt_megabytes = 16;
 };
 
+// A move as the engine gave it, and the reply it expects (the done line's
+// ponder=; empty when it named none).
+struct HubReply {
+  std::string move;
+  std::string expected_reply;
+};
+
 class HubEngine {
  public:
   // Starts the engine and completes the handshake; throws dama::Error
@@ -40,17 +51,32 @@ class HubEngine {
   HubEngine(const HubEngine&) = delete;
   HubEngine& operator=(const HubEngine&) = delete;
 
-  void new_game();
+  void new_game();  // stops a ponder search first
 
   // The engine's move (Hub text, e.g. "32x23x19") for the position `start`
-  // (Hub text) after `moves`, thinking under `level` (e.g. "depth=4").
-  // Empty when `cancel` became true meanwhile (the search is stopped).
-  // Throws dama::Error when the engine dies, errs or takes longer than
-  // `timeout_ms`.
-  std::string best_move(const std::string& start, const std::vector<std::string>& moves, const std::string& level,
-                        std::int64_t timeout_ms, const std::atomic<bool>* cancel);
+  // (Hub text) after `moves`, thinking under `level` (e.g. "depth=4").  When
+  // it is pondering that very position under that level, the ponder search
+  // becomes the move's (ponder-hit); any other ponder search is stopped
+  // first.  The move is empty when `cancel` became true meanwhile (the
+  // search is stopped).  Throws dama::Error when the engine dies, errs or
+  // takes longer than `timeout_ms`.
+  HubReply best_move(const std::string& start, const std::vector<std::string>& moves, const std::string& level,
+                     std::int64_t timeout_ms, const std::atomic<bool>* cancel);
+
+  // Starts a ponder search of `start` after `moves` (the last of them the
+  // reply the engine expects) under `level`, the clock it will have there;
+  // it runs until the next best_move(), new_game() or stop_pondering().
+  void ponder(const std::string& start, const std::vector<std::string>& moves, const std::string& level);
+  // Ends the ponder search, if one runs, and drops its answer.
+  void stop_pondering();
 
  private:
+  // The position's lines of the protocol: pos, then level.
+  void send_position(const std::string& start, const std::vector<std::string>& moves, const std::string& level);
+  // Waits for the search's done line: its move, or an empty one when cancelled (the search is stopped).
+  HubReply await_done(std::int64_t timeout_ms, const std::atomic<bool>* cancel);
+  // True when a done line has already arrived (reads what is waiting, without blocking).
+  bool done_arrived();
   void send(const std::string& line);
   // The next line, or empty with `cancelled` set when `cancel` became true first.
   std::string receive(std::int64_t timeout_ms, const std::atomic<bool>* cancel = nullptr, bool* cancelled = nullptr);
@@ -62,6 +88,8 @@ class HubEngine {
   pid_t pid_ = -1;
   int fd_ = -1;
   std::string buffer_;
+  // The ponder search running, as its pos and level lines; empty: none.
+  std::string pondering_;
 };
 
 }  // namespace dama::eval

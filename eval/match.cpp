@@ -123,7 +123,8 @@ class MatchGames {
          const std::atomic<bool>* cancel)
         : limits_(match.settings_for(spec, weights, cancel).limits),
           clock_(spec.clock ? clock : nullptr),
-          cancel_(cancel) {
+          cancel_(cancel),
+          ponders_(spec.ponder) {
       command_ = spec.hub_command;
       if (!spec.dxp_address.empty()) {
         command_ = "dxp:" + spec.dxp_address;
@@ -173,12 +174,14 @@ class MatchGames {
         clock_->remaining -= took;
         if (clock_->remaining < 0) turn = Turn{std::nullopt, true, std::nullopt};
       }
+      if (ponders_ && hub_ && turn.move) start_pondering(game, *turn.move);
       return turn;
     }
 
     // A DXP engine learns the game's last move and its end (the side to
     // move sends the first GAMEEND; dama does when the engine plays on).
     void end_game(const Game<R>& game, const GameResult& result) {
+      if (hub_) hub_->stop_pondering();  // the game may end on the opponent's move
       if (!dxp_ || result.reason == kEndedByDxpEngine) return;  // it has had its confirmation
       tell_dxp(game);
       if (game.position().side == own_ && result.reason != kLostOnTime) {
@@ -239,26 +242,54 @@ class MatchGames {
       return result.best_move;
     }
 
-    std::optional<Move<Board>> ask_hub(const Game<R>& game) {
+    static std::vector<std::string> hub_moves(const Game<R>& game) {
       std::vector<std::string> moves;
       for (const auto& m : game.moves()) moves.push_back(hub::format_move(m));
+      return moves;
+    }
+
+    std::optional<Move<Board>> ask_hub(const Game<R>& game) {
       // Generous: an engine may overrun its move time a little, and a depth has no clock at all.
       const std::int64_t timeout_ms =
           60000 + (clock_ ? static_cast<std::int64_t>(seconds_left() * 1000) : 4 * limits_.movetime_ms);
       const std::string level = clock_ ? hub_level_for(clock_->control, clock_->share(), clock_->moves_made) : level_;
-      const std::string text =
-          hub_->best_move(hub::format_position(game.positions().front()), moves, level, timeout_ms, cancel_);
-      if (text.empty()) return std::nullopt;
+      const HubReply reply =
+          hub_->best_move(hub::format_position(game.positions().front()), hub_moves(game), level, timeout_ms, cancel_);
+      expected_reply_ = reply.expected_reply;
+      if (reply.move.empty()) return std::nullopt;
       try {
-        return hub::parse_move<R>(game.position(), text);
+        return hub::parse_move<R>(game.position(), reply.move);
       } catch (const Error& e) {
         throw Error("hub engine '" + command_ + "' played a move dama cannot accept: " + e.what());
       }
     }
 
+    // After its move, the engine searches the position after the reply it
+    // expects, with the level its clock will give there (the increment
+    // added, as wind() will); the next ask_hub() finds out whether it was
+    // played.  Nothing when the game ends before, or the reply named is not
+    // a legal one (the engine then thinks on its own time as usual).
+    void start_pondering(const Game<R>& game, const Move<Board>& played) {
+      Game<R> next = game;
+      next.play(played);
+      if (next.over() || expected_reply_.empty()) return;
+      try {
+        next.play(hub::parse_move<R>(next.position(), expected_reply_));
+      } catch (const Error&) {
+        return;
+      }
+      if (next.over()) return;
+      PlayerClock there = *clock_;
+      there.wind();
+      hub_->ponder(hub::format_position(next.positions().front()), hub_moves(next),
+                   hub_level_for(there.control, there.share(), there.moves_made));
+    }
+
     SearchLimits limits_;
     PlayerClock* clock_;  // null: no game clock
     const std::atomic<bool>* cancel_;
+    bool ponders_;                // a Hub engine under a clock, ponder=true
+    std::string expected_reply_;  // the reply the Hub engine named with its last move
     std::optional<ParallelSearcher<R, WeightsEvaluator<R>>> engine_;
     std::unique_ptr<HubEngine> hub_;
     std::unique_ptr<DxpPeer> dxp_;

@@ -35,6 +35,10 @@ void check_match_settings(const MatchSettings& s) {
         throw Error("--double: " + option + " '" + p->text +
                     "': a double game's clock serves both boards, so moves per control are not defined; give "
                     "tc=BASE+INC");
+      // Its one engine per board would ponder while the other board's
+      // engine of the same player thinks: the player would search twice at once.
+      if (p->ponder)
+        throw Error("--double: " + option + " '" + p->text + "': a player of a double game cannot ponder (ponder=false)");
     }
   }
   if (s.resume && s.journal.empty())

@@ -123,14 +123,22 @@ PlayerSpec parse_player_spec(std::string_view text, std::string_view option) {
       spec.clock = parse_time_control(value, where);
     } else if (name == "threads") {
       spec.threads = static_cast<int>(whole_number(value, 1, kMaxSearchThreads, where));
+    } else if (name == "ponder") {
+      if (value != "true" && value != "false") throw Error(where + ": expected true or false, got '" + std::string(value) + "'");
+      spec.ponder = value == "true";
     } else {
-      throw Error(context + ": unknown field '" + std::string(name) + "' (known: weights, depth, nodes, movetime, tc, threads)");
+      throw Error(context + ": unknown field '" + std::string(name) +
+                  "' (known: weights, depth, nodes, movetime, tc, threads, ponder)");
     }
   }
   const int limits = (spec.limits.depth != 0) + (spec.limits.nodes != 0) + (spec.limits.movetime_ms != 0);
   if (spec.clock && limits > 0) throw Error(context + ": tc= is a game clock and takes no depth, nodes or movetime");
   if (!spec.hub_command.empty() && (spec.limits.nodes != 0 || seen.count("weights") || seen.count("threads")))
     throw Error(context + ": a Hub engine takes depth, movetime or tc only (no nodes; its own weights and threads)");
+  // Pondering needs the opponent's time to be its own (a clock) and a
+  // process of its own to search in while the match waits for the opponent.
+  if (spec.ponder && (spec.hub_command.empty() || !spec.clock))
+    throw Error(context + ": ponder=true: only a Hub engine under a game clock ponders (hub:PROGRAM,tc=BASE+INC,ponder=true)");
   if (!spec.hub_command.empty() && limits > 1)
     throw Error(context + ": a Hub engine takes depth or movetime, not both");
   if (!spec.dxp_address.empty()) {

@@ -10,6 +10,9 @@
 //                                            its threads as its own parameter (dama hub --param threads=2)
 //   hub:/usr/bin/scan hub,movetime=100      an external Hub engine (program
 //                                            and arguments up to the first comma)
+//   hub:/usr/bin/scan hub,tc=10+0.1,ponder=true
+//                                            ... that ponders on the opponent's time
+//                                            (`go ponder` on the reply it expects)
 //   dxp:127.0.0.1:27531,tc=300              a DXP engine listening there (10x10); DXP
 //                                            gives it whole minutes for the game, so tc= only
 // At least one limit (depth, nodes, movetime, tc) is required -- a search
@@ -44,6 +47,7 @@ struct PlayerSpec {
   int threads = 1;           // search threads of our engine
   std::string hub_command;   // not empty: an external Hub engine, run with this command
   std::string dxp_address;   // not empty: a DXP engine listening at HOST:PORT (10x10 only)
+  bool ponder = false;       // a Hub engine under a clock searches the reply it expects while the opponent thinks
 };
 
 // Throws dama::Error naming `option` (e.g. "--a"), the spec and the field at fault.

@@ -269,6 +269,9 @@ TEST(MatchPlayerSpec, RefusesMalformedSpecs) {
       {"tc=10+0.1,depth=4", "takes no depth"},
       {"depth=4,threads=0", "from 1 to 64"},
       {"hub:/bin/scan hub,tc=10,threads=2", "its own weights and threads"},
+      {"tc=10,ponder=true", "only a Hub engine under a game clock ponders"},
+      {"hub:/bin/scan hub,depth=4,ponder=true", "only a Hub engine under a game clock ponders"},
+      {"hub:/bin/scan hub,tc=10,ponder=yes", "expected true or false"},
   };
   for (const auto& [spec, message] : cases) {
     try {
@@ -811,6 +814,56 @@ TEST_F(MatchRun, GameClocksAreKeptAndReported) {
   EXPECT_NEAR(resumed.totals.clock_b.budget_seconds, r.totals.clock_b.budget_seconds, 0.01);
 }
 
+// A pondering Hub engine, seen through a wrapper that logs what the match
+// sends it: after its moves it is given the position after the reply it
+// expects with `go ponder`; when that reply comes the search is turned into
+// the move by `ponder-hit` (nothing else sent in between), and when another
+// comes it is stopped and the real position searched.  Both kinds occur in
+// two games, and the clocks hold.
+TEST_F(MatchRun, APonderingHubEngineHitsOrStopsItsPonderSearches) {
+  const std::string log = dir_ + "sent.log", wrapper = dir_ + "logged_hub.sh";
+  {
+    std::ofstream script(wrapper);
+    script << "#!/bin/sh\ntee -a '" << log << "' | '" << DAMA_BINARY << "' hub\n";
+  }
+  ASSERT_EQ(std::system(("chmod +x '" + wrapper + "'").c_str()), 0);
+  MatchSettings s = tiny("ponder", 2);
+  s.a = parse_player_spec("hub:" + wrapper + ",tc=1.5+0.02,ponder=true", "--a");
+  s.b = parse_player_spec(std::string("hub:") + DAMA_BINARY + " hub,tc=1.5+0.02", "--b");
+  const MatchOutcome r = run_match(s);
+  ASSERT_EQ(r.totals.games, 2u);
+  EXPECT_EQ(r.totals.clock_a.time_losses + r.totals.clock_b.time_losses, 0u);
+
+  std::vector<std::string> sent;
+  {
+    std::ifstream in(log);
+    for (std::string line; std::getline(in, line);) sent.push_back(line);
+  }
+  int ponders = 0, hits = 0, stops = 0;
+  std::string pondered;  // the pos line of the running ponder search
+  for (std::size_t i = 0; i < sent.size(); ++i) {
+    if (sent[i] == "go ponder") {
+      ++ponders;
+      ASSERT_GE(i, 2u);
+      pondered = sent[i - 2];
+    } else if (sent[i] == "ponder-hit") {
+      ++hits;
+      EXPECT_EQ(sent[i - 1], "go ponder") << "line " << i;  // the hit is the very next thing sent
+    } else if (sent[i] == "stop" && i > 0 && sent[i - 1] == "go ponder") {
+      ++stops;
+      // The opponent played another move: the position searched next is not the pondered one.
+      if (i + 3 < sent.size() && sent[i + 1].rfind("pos ", 0) == 0) {  // not the game's end
+        EXPECT_NE(sent[i + 1], pondered);
+        EXPECT_EQ(sent[i + 3], "go think");
+      }
+    }
+  }
+  EXPECT_GT(ponders, 5);
+  EXPECT_GT(hits, 0);
+  EXPECT_GT(stops, 0);
+  EXPECT_LE(hits + stops, ponders);
+}
+
 // A player with two search threads plays through the same game loop.
 TEST_F(MatchRun, TwoThreadPlayerPlaysWholeGames) {
   MatchSettings s = tiny("threads", 2);
@@ -951,6 +1004,16 @@ TEST_F(MatchRun, DoubleGamesRefuseWhatCannotServeTwoBoards) {
     ADD_FAILURE() << "a clock with moves per control was accepted";
   } catch (const Error& e) {
     EXPECT_THAT(e.what(), HasSubstr("--double: --a 'tc=40/10+0.1'"));
+  }
+  s = tiny("double-ponder", 2);
+  s.pairing = Pairing::DoubleGame;
+  s.b = parse_player_spec("hub:/bin/scan hub,tc=10,ponder=true", "--b");
+  try {
+    run_match(s);
+    ADD_FAILURE() << "a pondering player was accepted";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("--double: --b"));
+    EXPECT_THAT(e.what(), HasSubstr("cannot ponder"));
   }
   s = tiny("double-dxp", 2);
   s.pairing = Pairing::DoubleGame;
