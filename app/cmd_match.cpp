@@ -158,7 +158,11 @@ void print_table(std::ostream& out, const eval::MatchSettings& s, const eval::Ma
     out << "clock " << name << "      "
         << format("used %.1f%% of its time (%.2f of %.2f s a game), ", 100 * c.used_share(),
                   c.used_seconds / static_cast<double>(c.games), c.budget_seconds / static_cast<double>(c.games))
-        << c.time_losses << (c.time_losses == 1 ? " loss" : " losses") << " on time\n";
+        << c.time_losses << (c.time_losses == 1 ? " loss" : " losses") << " on time";
+    if (c.ponder_searches > 0)
+      out << ", ponder hits " << c.ponder_hits << " of " << c.ponder_searches
+          << format(" (%.0f%%)", 100.0 * static_cast<double>(c.ponder_hits) / static_cast<double>(c.ponder_searches));
+    out << "\n";
   };
   clock_line("A", t.clock_a);
   clock_line("B", t.clock_b);

@@ -122,7 +122,9 @@ HubReply HubEngine::best_move(const std::string& start, const std::vector<std::s
       // A ponder search may end by itself (the protocol lets it); its done
       // is then the answer, and a ponder-hit after it would reach an idle engine.
       if (!done_arrived()) send("ponder-hit");
-      return await_done(timeout_ms, cancel);
+      HubReply reply = await_done(timeout_ms, cancel);
+      reply.pondered = true;
+      return reply;
     }
     stop_pondering();
   }

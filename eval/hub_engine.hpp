@@ -40,6 +40,7 @@ struct HubEngineSettings {
 struct HubReply {
   std::string move;
   std::string expected_reply;
+  bool pondered = false;  // the ponder search of this position gave it (ponder-hit)
 };
 
 class HubEngine {

@@ -153,10 +153,13 @@ class MatchGames {
         request_dxp_game(game, own);
       own_ = own;
       seconds_used_ = 0;
+      ponders_this_game_ = {};
     }
 
     // The seconds its clock ran for this board's moves.
     double seconds_used() const { return seconds_used_; }
+    // Its ponder searches this game, and their hits.
+    const PonderCount& ponders() const { return ponders_this_game_; }
 
     Turn choose(const Game<R>& game) {
       if (clock_) clock_->wind();
@@ -257,6 +260,7 @@ class MatchGames {
           hub_->best_move(hub::format_position(game.positions().front()), hub_moves(game), level, timeout_ms, cancel_);
       expected_reply_ = reply.expected_reply;
       if (reply.move.empty()) return std::nullopt;
+      ponders_this_game_.hits += reply.pondered;
       try {
         return hub::parse_move<R>(game.position(), reply.move);
       } catch (const Error& e) {
@@ -283,6 +287,7 @@ class MatchGames {
       there.wind();
       hub_->ponder(hub::format_position(next.positions().front()), hub_moves(next),
                    hub_level_for(there.control, there.share(), there.moves_made));
+      ++ponders_this_game_.searches;
     }
 
     SearchLimits limits_;
@@ -297,6 +302,7 @@ class MatchGames {
     Color own_ = Color::White;
     int told_plies_ = 0;  // moves of the game the DXP engine knows
     double seconds_used_ = 0;
+    PonderCount ponders_this_game_;
   };
 
   class Worker : public GameWorker {
@@ -348,6 +354,7 @@ class MatchGames {
         game.record.index = first + board;
         if (s.a.clock || s.b.clock)
           game.record.clocks = {{clock_use(a_clock_, *a_[board]), clock_use(b_clock_, *b_[board])}};
+        if (s.a.ponder || s.b.ponder) game.record.ponders = {{a_[board]->ponders(), b_[board]->ponders()}};
         game.record.result = std::string(results[board].text());
         game.record.plies = games[board].plies();
         game.record.reason = results[board].reason;

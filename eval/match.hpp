@@ -70,6 +70,7 @@ struct ClockTotals {
   std::uint64_t games = 0;
   double used_seconds = 0, budget_seconds = 0;
   std::uint64_t time_losses = 0;
+  std::uint64_t ponder_hits = 0, ponder_searches = 0;  // a pondering player's
   double used_share() const { return budget_seconds > 0 ? used_seconds / budget_seconds : 0; }
 };
 

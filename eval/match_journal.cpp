@@ -67,6 +67,7 @@ std::string identity_line(const std::string& key, const std::string& value) {
 }
 
 constexpr std::string_view kClockTag = "clock=";
+constexpr std::string_view kPonderTag = "ponder=";
 
 std::string record_line(const GameRecord& r) {
   std::string clocks;
@@ -76,6 +77,11 @@ std::string record_line(const GameRecord& r) {
     std::snprintf(text, sizeof text, "%s%.3f,%.3f,%.3f,%.3f ", kClockTag.data(), a.used_seconds, a.budget_seconds,
                   b.used_seconds, b.budget_seconds);
     clocks = text;
+  }
+  if (r.ponders) {
+    const auto& [a, b] = *r.ponders;
+    clocks += std::string(kPonderTag) + std::to_string(a.hits) + "," + std::to_string(a.searches) + "," +
+              std::to_string(b.hits) + "," + std::to_string(b.searches) + " ";
   }
   return "game " + std::to_string(r.index) + " " + r.result + " " + std::to_string(r.plies) + " " +
          std::to_string(r.pdn_end) + " " + clocks + r.reason + "\n";
@@ -89,6 +95,26 @@ std::optional<std::array<ClockUse, 2>> parse_clocks(const std::string& token) {
                   &c[1].used_seconds, &c[1].budget_seconds, &tail) != 4)
     return std::nullopt;
   return c;
+}
+
+// "ponder=21,38,0,0" (four whole numbers, hits no more than searches); nothing when malformed.
+std::optional<std::array<PonderCount, 2>> parse_ponders(const std::string& token) {
+  std::array<PonderCount, 2> p;
+  char tail = 0;
+  if (std::sscanf(token.c_str() + kPonderTag.size(), "%d,%d,%d,%d%c", &p[0].hits, &p[0].searches, &p[1].hits,
+                  &p[1].searches, &tail) != 4)
+    return std::nullopt;
+  for (const auto& c : p)
+    if (c.hits < 0 || c.hits > c.searches) return std::nullopt;
+  return p;
+}
+
+// Splits the first word off `text`.
+std::string first_word(std::string& text) {
+  const std::size_t blank = std::min(text.find(' '), text.size());
+  std::string word = text.substr(0, blank);
+  text = blank < text.size() ? text.substr(blank + 1) : "";
+  return word;
 }
 
 }  // namespace
@@ -181,10 +207,12 @@ void MatchJournal::load(const JournalIdentity& identity, std::uint64_t max_games
       throw Error(where() + ": unreadable game record '" + line + "'");
     std::getline(fields >> std::ws, r.reason);
     if (r.reason.rfind(kClockTag, 0) == 0) {
-      const std::size_t blank = std::min(r.reason.find(' '), r.reason.size());
-      r.clocks = parse_clocks(r.reason.substr(0, blank));
+      r.clocks = parse_clocks(first_word(r.reason));
       if (!r.clocks) throw Error(where() + ": unreadable clock times in '" + line + "'");
-      r.reason = blank < r.reason.size() ? r.reason.substr(blank + 1) : "";
+    }
+    if (r.reason.rfind(kPonderTag, 0) == 0) {
+      r.ponders = parse_ponders(first_word(r.reason));
+      if (!r.ponders) throw Error(where() + ": unreadable ponder counts in '" + line + "'");
     }
     if (r.index != finished_.size())
       throw Error(where() + ": game " + std::to_string(r.index) + " where game " + std::to_string(finished_.size()) +

@@ -12,6 +12,9 @@
 //   game 2 0-1 71 4310 clock=9.1,10.4,8.7,10.4 no legal moves
 //                                     games under a clock: seconds used and
 //                                     available, A's then B's, before the reason
+//   game 3 1-0 88 5702 clock=... ponder=21,38,0,0 no legal moves
+//                                     a player pondered: its ponder hits and
+//                                     ponder searches, A's then B's, after the clock
 //
 // Games are committed in index order, so the journal always holds a prefix
 // 0..k-1 of the match.  A commit appends the game to the PDN file and fsyncs
@@ -39,6 +42,13 @@ struct ClockUse {
   double budget_seconds = 0;
 };
 
+// A pondering player's ponder searches over one game, and how many of them
+// the opponent's move turned into its own (ponder-hit).
+struct PonderCount {
+  int hits = 0;
+  int searches = 0;
+};
+
 struct GameRecord {
   std::uint64_t index = 0;  // 0-based; A moves first in even games
   std::string result;       // "1-0", "0-1" or "1/2-1/2", first player's view
@@ -46,6 +56,7 @@ struct GameRecord {
   std::string reason;         // why the game ended
   std::uint64_t pdn_end = 0;  // the PDN file's size with this game in it (0: no PDN file)
   std::optional<std::array<ClockUse, 2>> clocks;  // A's, B's; games under a clock only
+  std::optional<std::array<PonderCount, 2>> ponders;  // A's, B's; when a player ponders
 };
 
 inline constexpr std::string_view kLostOnTime = "lost on time";

@@ -80,6 +80,10 @@ void count_next_game(MatchTotals& t, const std::vector<GameRecord>& games, const
       c.used_seconds += (*g.clocks)[side].used_seconds;
       c.budget_seconds += (*g.clocks)[side].budget_seconds;
       if (on_time && score == (side == 0 ? 0.0 : 1.0)) ++c.time_losses;
+      if (g.ponders) {
+        c.ponder_hits += static_cast<std::uint64_t>((*g.ponders)[side].hits);
+        c.ponder_searches += static_cast<std::uint64_t>((*g.ponders)[side].searches);
+      }
     }
   }
   if (g.index % 2 == 0) return;

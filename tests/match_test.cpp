@@ -862,6 +862,21 @@ TEST_F(MatchRun, APonderingHubEngineHitsOrStopsItsPonderSearches) {
   EXPECT_GT(hits, 0);
   EXPECT_GT(stops, 0);
   EXPECT_LE(hits + stops, ponders);
+
+  // The table's counts are what was sent, and the journal keeps them.
+  EXPECT_EQ(r.totals.clock_a.ponder_searches, static_cast<std::uint64_t>(ponders));
+  // Every ponder search ends in a hit (a ponder-hit, or none needed when it
+  // had ended by itself) or a stop.
+  EXPECT_EQ(r.totals.clock_a.ponder_hits, static_cast<std::uint64_t>(ponders - stops));
+  EXPECT_GE(r.totals.clock_a.ponder_hits, static_cast<std::uint64_t>(hits));
+  EXPECT_EQ(r.totals.clock_b.ponder_searches, 0u);
+  for (const auto& line : game_lines(slurp(s.journal))) EXPECT_THAT(line, HasSubstr(" ponder=")) << line;
+  MatchSettings again = s;
+  again.resume = true;
+  const MatchOutcome resumed = run_match(again);
+  EXPECT_EQ(resumed.games_played, 0u);
+  EXPECT_EQ(resumed.totals.clock_a.ponder_hits, r.totals.clock_a.ponder_hits);
+  EXPECT_EQ(resumed.totals.clock_a.ponder_searches, r.totals.clock_a.ponder_searches);
 }
 
 // A player with two search threads plays through the same game loop.
