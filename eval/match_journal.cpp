@@ -70,21 +70,21 @@ constexpr std::string_view kClockTag = "clock=";
 constexpr std::string_view kPonderTag = "ponder=";
 
 std::string record_line(const GameRecord& r) {
-  std::string clocks;
+  std::string tags;  // clock= and ponder=, each followed by a blank
   if (r.clocks) {
     char text[160];
     const auto& [a, b] = *r.clocks;
     std::snprintf(text, sizeof text, "%s%.3f,%.3f,%.3f,%.3f ", kClockTag.data(), a.used_seconds, a.budget_seconds,
                   b.used_seconds, b.budget_seconds);
-    clocks = text;
+    tags = text;
   }
   if (r.ponders) {
     const auto& [a, b] = *r.ponders;
-    clocks += std::string(kPonderTag) + std::to_string(a.hits) + "," + std::to_string(a.searches) + "," +
-              std::to_string(b.hits) + "," + std::to_string(b.searches) + " ";
+    tags += std::string(kPonderTag) + std::to_string(a.hits) + "," + std::to_string(a.searches) + "," +
+            std::to_string(b.hits) + "," + std::to_string(b.searches) + " ";
   }
   return "game " + std::to_string(r.index) + " " + r.result + " " + std::to_string(r.plies) + " " +
-         std::to_string(r.pdn_end) + " " + clocks + r.reason + "\n";
+         std::to_string(r.pdn_end) + " " + tags + r.reason + "\n";
 }
 
 // "clock=9.1,10.4,8.7,10.4" (four numbers); nothing when malformed.
