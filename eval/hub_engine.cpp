@@ -108,11 +108,6 @@ std::string position_lines(const std::string& start, const std::vector<std::stri
 
 }  // namespace
 
-void HubEngine::send_position(const std::string& start, const std::vector<std::string>& moves,
-                              const std::string& level) {
-  send(position_lines(start, moves, level));
-}
-
 HubReply HubEngine::best_move(const std::string& start, const std::vector<std::string>& moves,
                               const std::string& level, std::int64_t timeout_ms, const std::atomic<bool>* cancel) {
   if (!pondering_.empty()) {
@@ -128,16 +123,16 @@ HubReply HubEngine::best_move(const std::string& start, const std::vector<std::s
     }
     stop_pondering();
   }
-  send_position(start, moves, level);
+  send(position_lines(start, moves, level));
   send("go think");
   return await_done(timeout_ms, cancel);
 }
 
 void HubEngine::ponder(const std::string& start, const std::vector<std::string>& moves, const std::string& level) {
   stop_pondering();
-  send_position(start, moves, level);
-  send("go ponder");
   pondering_ = position_lines(start, moves, level);
+  send(pondering_);
+  send("go ponder");
 }
 
 void HubEngine::stop_pondering() {

@@ -72,8 +72,6 @@ class HubEngine {
   void stop_pondering();
 
  private:
-  // The position's lines of the protocol: pos, then level.
-  void send_position(const std::string& start, const std::vector<std::string>& moves, const std::string& level);
   // Waits for the search's done line: its move, or an empty one when cancelled (the search is stopped).
   HubReply await_done(std::int64_t timeout_ms, const std::atomic<bool>* cancel);
   // True when a done line has already arrived (reads what is waiting, without blocking).
