@@ -217,4 +217,16 @@ using Board8 = Geometry<Layout8>;
 using Board10 = Geometry<Layout10>;
 using Board10x8 = Geometry<Layout10x8>;
 
+// A board whose squares hold towers (bashni): B's geometry, and a distinct
+// type so that Position<Towers<B>> can keep a stack of pieces per square
+// (core/towers/tower_position.hpp) while the move generator, which sees only
+// the top pieces, stays the one every variant uses.
+template <class B>
+struct Towers : B {};
+
+template <class Board>
+inline constexpr bool kHoldsTowers = false;
+template <class B>
+inline constexpr bool kHoldsTowers<Towers<B>> = true;
+
 }  // namespace dama

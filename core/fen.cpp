@@ -38,6 +38,17 @@ Color parse_colour(std::string_view fen, char c, const char* what) {
   }
 }
 
+// Every piece of colour c on the board, in towers too.
+template <class Board>
+int pieces_in_play(const Position<Board>& p, Color c) {
+  int n = popcount(p.of(c));
+  if constexpr (kHoldsTowers<Board>) {
+    for (const towers::Below below : p.below)
+      for (int i = 0; i < towers::count(below); ++i) n += towers::piece(below, i).colour == c;
+  }
+  return n;
+}
+
 }  // namespace
 
 template <class Board>
@@ -75,7 +86,17 @@ Position<Board> parse_fen(std::string_view text) {
         king = true;
         item = trim(std::string_view(item).substr(1));
       }
+      // Towers (bashni): the pieces under the top follow the square, top down.
+      // Only after a square number: "abc" is a bad square, not a tower.
+      std::size_t tower_at = item.find_first_of("wbWB");
+      if (tower_at != std::string::npos && (tower_at == 0 || !std::isdigit(static_cast<unsigned char>(item[tower_at - 1]))))
+        tower_at = std::string::npos;
+      const std::string under = tower_at == std::string::npos ? "" : item.substr(tower_at);
+      if (tower_at != std::string::npos) item = trim(std::string_view(item).substr(0, tower_at));
       std::size_t dash = item.find('-');
+      if (!under.empty() && !kHoldsTowers<Board>)
+        fail(text, "'" + item + under + "': pieces under a piece (a tower) exist in bashni only");
+      if (!under.empty() && dash != std::string::npos) fail(text, "range " + item + " with a tower: give its squares one by one");
       const int first = parse_square(text, trim(std::string_view(item).substr(0, dash)), Board::kSquares);
       const int last = dash == std::string::npos ? first
                                                  : parse_square(text, trim(std::string_view(item).substr(dash + 1)), Board::kSquares);
@@ -88,14 +109,24 @@ Position<Board> parse_fen(std::string_view text) {
                          ", its crowning row (it would be a king)");
         p.pieces[index(colour)] |= b;
         if (king) p.kings |= b;
+        if constexpr (kHoldsTowers<Board>) {
+          for (char piece : under) {
+            if (std::string_view("wbWB").find(piece) == std::string_view::npos)
+              fail(text, "'" + under + "' under square " + std::to_string(s) + ": a tower is written with w, b, W and B");
+            if (towers::count(p.below[lowest_bit(b)]) == Position<Board>::kMaxBelow)
+              fail(text, "the tower on square " + std::to_string(s) + " is taller than all the pieces of a game");
+            p.below[lowest_bit(b)] = towers::with_bottom(p.below[lowest_bit(b)], {std::tolower(piece) == 'b' ? Color::Black : Color::White,
+                                                                              std::isupper(static_cast<unsigned char>(piece)) != 0});
+          }
+        }
       }
     }
   }
   const int limit = Board::kStartMen;
   for (Color c : {Color::White, Color::Black})
-    if (popcount(p.of(c)) > limit)
+    if (pieces_in_play(p, c) > limit)
       fail(text, "too many " + std::string(c == Color::White ? "white" : "black") + " pieces (" +
-                     std::to_string(popcount(p.of(c))) + ", at most " + std::to_string(limit) + ")");
+                     std::to_string(pieces_in_play(p, c)) + ", at most " + std::to_string(limit) + ")");
   return p;
 }
 
@@ -112,6 +143,13 @@ std::string to_fen(const Position<Board>& p) {
       first = false;
       if (p.kings & b) out += 'K';
       out += std::to_string(s);
+      if constexpr (kHoldsTowers<Board>) {
+        const towers::Below below = p.below[lowest_bit(b)];
+        for (int i = 0; i < towers::count(below); ++i) {
+          const towers::Piece piece = towers::piece(below, i);
+          out += piece.colour == Color::White ? (piece.king ? 'W' : 'w') : (piece.king ? 'B' : 'b');
+        }
+      }
     }
   }
   return out;
@@ -123,5 +161,7 @@ template std::string to_fen<Board8>(const Position<Board8>&);
 template std::string to_fen<Board10>(const Position<Board10>&);
 template Position<Board10x8> parse_fen<Board10x8>(std::string_view);
 template std::string to_fen<Board10x8>(const Position<Board10x8>&);
+template Position<Towers<Board8>> parse_fen<Towers<Board8>>(std::string_view);
+template std::string to_fen<Towers<Board8>>(const Position<Towers<Board8>>&);
 
 }  // namespace dama

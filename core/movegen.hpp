@@ -52,7 +52,7 @@ class MoveGenerator {
       if (!kings_capture && !jumps.any_continuing) {
         add_single_jumps<C>(p, jumps, out);
       } else {
-        ListSink sink{out, 0};
+        ListSink sink{out, 0, {}};
         search_captures<C>(p, jumps, kings_capture, sink);
       }
       if constexpr (R.forced_capture) return;
@@ -198,21 +198,43 @@ class MoveGenerator {
     out.set_cursor(cursor);
   }
 
+  static constexpr bool kTowers = R.prisoners == Prisoners::UnderCapturer;
+
+  // With towers, two sequences of one (from, to, captured set) are still two
+  // moves when the pieces they take, kings or men in the order taken, differ:
+  // the prisoners stack in that order under the capturer.  The order is kept
+  // for the moves of a list only there.
+  struct NoPrisonerOrders {
+    void record(int, std::uint32_t) {}
+    bool same(int, std::uint32_t) const { return true; }
+  };
+  struct PrisonerOrders {
+    PrisonerOrders() {}  // left unset: only entries recorded are read
+    void record(int i, std::uint32_t order) { orders[i] = order; }
+    bool same(int i, std::uint32_t order) const { return orders[i] == order; }
+    std::array<std::uint32_t, List::kCapacity> orders;
+  };
+  using PrisonerLog = std::conditional_t<kTowers, PrisonerOrders, NoPrisonerOrders>;
+
   // Where complete capture sequences go.  Both sinks keep one entry per
   // identity under Counting::Unique; sequences of one piece never repeat one.
   struct ListSink {
     static constexpr bool kKeepsPath = true;
     List& out;
     int first;
+    PrisonerLog prisoners;
     int size() const { return out.size() - first; }
     void reset() { out.truncate(first); }
     void add(std::uint8_t from, std::uint8_t to, Bitboard captured, bool promotes, int count,
-             const std::uint8_t* landings) {
+             const std::uint8_t* landings, std::uint32_t king_order) {
       if constexpr (K == Counting::Unique) {
         if (count >= 2)
           for (int i = first; i < out.size(); ++i)
-            if (out[i].from == from && out[i].to == to && out[i].captured == captured) return;
+            if (out[i].from == from && out[i].to == to && out[i].captured == captured &&
+                prisoners.same(i, king_order))
+              return;
       }
+      prisoners.record(out.size(), king_order);
       MoveT& m = out.push();
       m.captured = captured;
       m.from = from;
@@ -227,19 +249,24 @@ class MoveGenerator {
     static constexpr bool kKeepsPath = false;
     struct Identity {
       Bitboard captured;
+      std::uint32_t king_order;  // kept for towers only, 0 otherwise
       std::uint8_t from, to;
     };
     int total = 0;
     int multi = 0;  // identities of sequences of two or more pieces, for de-duplication
     Identity seen[List::kCapacity];
     void reset() { total = multi = 0; }
-    void add(std::uint8_t from, std::uint8_t to, Bitboard captured, bool, int count, const std::uint8_t*) {
+    void add(std::uint8_t from, std::uint8_t to, Bitboard captured, bool, int count, const std::uint8_t*,
+             std::uint32_t king_order) {
       if constexpr (K == Counting::Unique) {
         if (count >= 2) {
+          if constexpr (!kTowers) king_order = 0;
           for (int i = 0; i < multi; ++i)
-            if (seen[i].from == from && seen[i].to == to && seen[i].captured == captured) return;
+            if (seen[i].from == from && seen[i].to == to && seen[i].captured == captured &&
+                seen[i].king_order == king_order)
+              return;
           if (multi == List::kCapacity) throw Error("move list overflow while counting captures");
-          seen[multi++] = {captured, from, to};
+          seen[multi++] = {captured, king_order, from, to};
         }
       }
       ++total;
@@ -434,7 +461,7 @@ class MoveGenerator {
 
     // Only the Spanish and Italian orders look at which pieces were kings.
     static constexpr bool kTracksKings =
-        R.choice == CaptureChoice::MostPiecesThenKings || R.choice == CaptureChoice::Italian;
+        R.choice == CaptureChoice::MostPiecesThenKings || R.choice == CaptureChoice::Italian || kTowers;
 
     // The caller records the landing square with land().
     void take(Bitboard victim) {
@@ -594,7 +621,7 @@ class MoveGenerator {
     void emit(Bitboard at, bool promotes) {
       if (!admit()) return;
       sink_.add(from_, static_cast<std::uint8_t>(lowest_bit(at)), captured_, promotes && !mover_is_king_, count_,
-                landing_);
+                landing_, king_order_);
     }
 
     const Bitboard empty_, enemy_, enemy_kings_;

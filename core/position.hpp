@@ -80,3 +80,6 @@ struct Position {
 };
 
 }  // namespace dama
+
+// Bashni keeps a tower on each square: Position<Towers<B>>.
+#include "towers/tower_position.hpp"

@@ -44,6 +44,12 @@ enum class Goal : std::uint8_t {
   NoMoveWins,   // ... wins: poddavki, the give-away game (give away or block every piece)
 };
 
+// What a capture does with the pieces it jumps (docs/rules-russian-family.md).
+enum class Prisoners : std::uint8_t {
+  Removed,        // taken off the board: every variant but bashni
+  UnderCapturer,  // the jumped tower's top piece goes under the capturing tower (bashni)
+};
+
 // A structural type, so a rule set can be a template argument: the generator is
 // compiled once per rule set and no variant pays for another's rules.
 struct RuleSet {
@@ -57,6 +63,7 @@ struct RuleSet {
   Removal removal = Removal::AtEnd;
   bool forced_capture = true;
   Goal goal = Goal::NoMoveLoses;
+  Prisoners prisoners = Prisoners::Removed;
 
   constexpr bool operator==(const RuleSet&) const = default;
   constexpr RuleSet without_forced_capture() const {
@@ -129,8 +136,10 @@ inline constexpr auto kCompiledRuleSets = [] {
 template <BoardShape S>
 using BoardOfShape = std::conditional_t<S == BoardShape{8, 8}, Board8,
                                         std::conditional_t<S == BoardShape{10, 10}, Board10, Board10x8>>;
+// Where captured pieces stay on the board, a square holds a tower and the
+// position keeps one per square (core/towers/tower_position.hpp).
 template <RuleSet R>
-using BoardFor = BoardOfShape<R.board>;
+using BoardFor = std::conditional_t<R.prisoners == Prisoners::UnderCapturer, Towers<BoardOfShape<R.board>>, BoardOfShape<R.board>>;
 
 // The board shapes some variant is played on: each has a layout above.
 inline constexpr BoardShape kBoardShapes[] = {{8, 8}, {10, 10}, {10, 8}};
