@@ -93,6 +93,15 @@ constexpr BenchPositions kBenchPositions[] = {
       "W:W21,22,25,26,27,33,35,36,37,38,39:B1,4,5,6,8,9,11,13,15,19",              // seed 3004, 24 plies
       "W:W16,31,32,33,34,36,37,39:B1,2,4,6,7,10,12,18",                            // seed 4000, 32 plies
       "W:WK1,31,36,37,39,40:B3,6,8,16,K38"}},                                      // seed 5000, 44 plies
+    // Bashni: random moves as above (not filtered: towers hide the material),
+    // the last the perft table's "kings in towers" (docs/performance.md).
+    {"bashni",
+     {"",
+      "W:W15b,19,21,23,24,25,26,27,29,30,31,32:B1,2,3,4,5,6,7,8,12,13,20",  // seed 1000, 8 plies
+      "W:W19bb,21,24b,25,26,27w,28,29,30,32:B1,2,3,4,5,6,8,18w,20",         // seed 2000, 16 plies
+      "W:W5bbbb,17b,20,21,22,24,25,26,27,29,30:B1,4,10bb,13,15W",           // seed 3000, 24 plies
+      "W:WK1bb,13b,16w,17,K20bbbbb,25,26,27,28,30,31:B3,4,8,9",             // seed 4000, 32 plies
+      "W:W14wb,K17bbb,26w,28,29bb,32:B2w,3,4,5,K8www,11"}},
 };
 static_assert(std::size(kBenchPositions) == kVariantCount, "bench positions for every variant");
 
@@ -159,7 +168,7 @@ BenchTotals bench_variants(const BenchOptions& o, std::index_sequence<I...>) {
 void register_bench(CLI::App& app) {
   auto* cmd = app.add_subcommand("bench", "search fixed positions to a fixed depth: node-count signature and speed");
   static BenchOptions options;
-  cmd->add_option("--variant,-v", options.variant, "one variant only (default: all seven)");
+  cmd->add_option("--variant,-v", options.variant, "one variant only (default: all of them)");
   cmd->add_option("--depth,-d", options.depth, "search depth in plies (default: 13 on 8x8, 11 on 10x10)")
       ->check(CLI::Range(1, kMaxDepth));
   cmd->add_option("--weights", options.weights,

@@ -28,19 +28,19 @@ struct FeatureValuesSink {
   void add(int feature, float value) { values[feature] += value; }
 };
 
-void print_schema(BoardShape board) {
+void print_schema(FeatureSchema board) {
   std::printf("schema %s\n", schema_hash(board).c_str());
   for (const auto& name : feature_names(board)) std::printf("%s\n", name.c_str());
   std::printf("pattern schema %s: %d features pattern.r<region>.<configuration>, the configuration's digits "
               "square by square (0 empty or king, 1 own man, 2 opponent's man)\n%s",
-              pattern_schema_hash(board).c_str(), pattern_feature_count(board), describe_regions(board).c_str());
+              pattern_schema_hash(board.board).c_str(), pattern_feature_count(board.board), describe_regions(board.board).c_str());
 }
 
 template <RuleSet R>
 void print_evaluation(const EvalOptions& o, const ResolvedGame& game) {
   const auto position = position_of<R>(o.game, game.notation);
   const Weights w = o.weights_file.empty() ? default_weights(*game.variant) : load_weights(o.weights_file, *game.variant);
-  const int features = model_feature_count(R.board, w.model);
+  const int features = model_feature_count(feature_schema(R), w.model);
   std::vector<float> values(static_cast<std::size_t>(features), 0.0f);
   FeatureValuesSink sink{values};
   visit_model_features<R>(position, w.model, sink);
@@ -54,7 +54,7 @@ void print_evaluation(const EvalOptions& o, const ResolvedGame& game) {
   std::printf("%-24s %7s %9s %9s %13s\n", "feature", "value", "opening", "endgame", "contribution");
   for (std::size_t f = 0; f < values.size(); ++f) {
     if (values[f] == 0) continue;
-    const std::string name = feature_name(R.board, static_cast<int>(f));
+    const std::string name = feature_name(feature_schema(R), static_cast<int>(f));
     const float opening = w.values[2 * f], endgame = w.values[2 * f + 1];
     const double blended = phase * static_cast<double>(opening) + (1 - phase) * static_cast<double>(endgame);
     const double contribution = values[f] * blended + 0.0;  // + 0.0: print 0, never -0
@@ -82,7 +82,7 @@ void register_eval(CLI::App& app) {
   cmd->add_flag("--features", options.list_features, "print the schema hash and the feature names of the variant's board, then exit");
   cmd->callback([] {
     const ResolvedGame game = resolve(options.game);
-    if (options.list_features) return print_schema(game.rules.board);
+    if (options.list_features) return print_schema(feature_schema(game.rules));
     with_rules(game.rules, [&]<RuleSet R>() { print_evaluation<R>(options, game); });
   });
 }

@@ -138,7 +138,7 @@ void extract_features(const Position<BoardFor<R>>& p, EvalModel model, FeatureVe
 // computed without listing the features.  w must be for R's board size.
 template <RuleSet R>
 Score evaluate(const Position<BoardFor<R>>& p, const Weights& w) {
-  assert(w.values.size() == 2 * static_cast<std::size_t>(model_feature_count(R.board, w.model)));
+  assert(w.values.size() == 2 * static_cast<std::size_t>(model_feature_count(feature_schema(R), w.model)));
   evaluate_detail::SummingSink sink{PhaseBlend(game_phase(p)), w.values.data()};
   visit_model_features<R>(p, w.model, sink);
   return to_score(sink.sum);

@@ -1,6 +1,7 @@
 #include "features.hpp"
 
 #include <cstdio>
+#include <utility>
 
 #include "error.hpp"
 
@@ -16,7 +17,19 @@ std::vector<std::string> make_feature_names() {
   for (int s = Board::kSquaresPerRow + 1; s <= Board::kSquares; ++s)
     names[Layout::kPstMan + s - Board::kSquaresPerRow - 1] = "pst.man." + std::to_string(s);
   for (int s = 1; s <= Board::kSquares; ++s) names[Layout::kPstKing + s - 1] = "pst.king." + std::to_string(s);
+  if constexpr (kHoldsTowers<Board>) {
+    names[Layout::kTowerReserve] = std::string(kTowerFeatureNames[0]);
+    names[Layout::kTowerPrisoners] = std::string(kTowerFeatureNames[1]);
+  }
   return names;
+}
+
+// Runs f.template operator()<Board>() with the board type of the schema.
+template <class F>
+decltype(auto) with_schema(FeatureSchema schema, F&& f) {
+  if (!schema.towers) return with_board(schema.board, std::forward<F>(f));
+  if (schema.board == BoardShape{8, 8}) return f.template operator()<Towers<Board8>>();
+  throw Error("no variant has towers on a " + shape_name(schema.board) + " board");
 }
 
 // FNV-1a, 64 bits: tiny, stable across platforms and releases.
@@ -35,20 +48,20 @@ std::string fnv1a_hex(const std::vector<std::string>& names) {
 
 }  // namespace
 
-int feature_count(BoardShape board) {
-  return with_board(board, []<class Board>() { return FeatureLayout<Board>::kCount; });
+int feature_count(FeatureSchema schema) {
+  return with_schema(schema, []<class Board>() { return FeatureLayout<Board>::kCount; });
 }
 
-const std::vector<std::string>& feature_names(BoardShape board) {
-  return with_board(board, []<class Board>() -> const std::vector<std::string>& {
+const std::vector<std::string>& feature_names(FeatureSchema schema) {
+  return with_schema(schema, []<class Board>() -> const std::vector<std::string>& {
     static const std::vector<std::string> names = make_feature_names<Board>();
     return names;
   });
 }
 
-const std::string& schema_hash(BoardShape board) {
-  return with_board(board, []<class Board>() -> const std::string& {
-    static const std::string hash = fnv1a_hex(feature_names(Board::kShape));
+const std::string& schema_hash(FeatureSchema schema) {
+  return with_schema(schema, []<class Board>() -> const std::string& {
+    static const std::string hash = fnv1a_hex(make_feature_names<Board>());
     return hash;
   });
 }

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -76,12 +77,39 @@ struct FeatureLayout {
   static constexpr int kCount = kPstKing + Board::kSquares;
 };
 
-// Schema of a board shape (8x8, 10x10, 10x8): the ordered feature names,
-// their count, and a hash of the list (16 hex digits) that weight files must
-// match.
-int feature_count(BoardShape board);
-const std::vector<std::string>& feature_names(BoardShape board);
-const std::string& schema_hash(BoardShape board);
+// Bashni's towers add two features after the piece-square tables, each a
+// count by the owner of the top piece, side to move's minus the opponent's:
+//   tower.reserve    own pieces right under an own top, down to the first
+//                    enemy piece: each takes over the square when the top
+//                    above it is taken
+//   tower.prisoners  enemy pieces anywhere under an own top: held as long as
+//                    the tower stands, freed in turn as it is taken apart
+template <class B>
+struct FeatureLayout<Towers<B>> : FeatureLayout<B> {
+  static constexpr int kTowerReserve = FeatureLayout<B>::kCount;
+  static constexpr int kTowerPrisoners = kTowerReserve + 1;
+  static constexpr int kCount = kTowerPrisoners + 1;
+};
+inline constexpr std::array<std::string_view, 2> kTowerFeatureNames = {"tower.reserve", "tower.prisoners"};
+
+// Which schema a rule set's evaluation has: one per board shape, and
+// bashni's (8x8 with the tower features).  A BoardShape alone names the
+// schema of the variants without towers.
+struct FeatureSchema {
+  BoardShape board;
+  bool towers = false;
+  constexpr FeatureSchema(BoardShape b, bool t = false) : board(b), towers(t) {}  // NOLINT: a shape is a schema
+  constexpr FeatureSchema(int width, int height) : board{width, height} {}        // NOLINT: {8, 8} as a shape
+  constexpr bool operator==(const FeatureSchema&) const = default;
+};
+constexpr FeatureSchema feature_schema(const RuleSet& r) { return {r.board, has_towers(r)}; }
+
+// Schema of a board shape (8x8, 10x10, 10x8) or of bashni: the ordered
+// feature names, their count, and a hash of the list (16 hex digits) that
+// weight files must match.
+int feature_count(FeatureSchema schema);
+const std::vector<std::string>& feature_names(FeatureSchema schema);
+const std::string& schema_hash(FeatureSchema schema);
 
 // Masks and per-square tables the features read, built at compile time from
 // the board geometry.  Index [c] is by colour.
@@ -335,6 +363,24 @@ template <RuleSet R, Color Us, class Sink>
   const int steps_left = (Board::kHeight - 1) * popcount(p.occupied()) - our_advance - their_advance;
   emit(sink, kEndgameTempoParity, parity_counts ? 1 - 2 * (steps_left & 1) : 0);
   emit(sink, kSideToMove, 1);
+  if constexpr (kHoldsTowers<Board>) {
+    int reserve = 0, prisoners = 0;
+    for_each_bit(p.occupied(), [&](int b) {
+      const towers::Below below = p.below[b];
+      const int n = towers::count(below);
+      if (n == 0) return;
+      const bool ours = (p.of(Us) >> b) & 1;
+      // Colour bits as "enemy of the top's owner": a run of zeros is the reserve.
+      const towers::Below enemy = (ours == (Us == Color::White) ? towers::colours(below) : ~towers::colours(below)) &
+                                  ((towers::Below{1} << n) - 1);
+      const int run = enemy ? std::countr_zero(enemy) : n;
+      const int held = popcount(enemy);
+      reserve += ours ? run : -run;
+      prisoners += ours ? held : -held;
+    });
+    emit(sink, T::Layout::kTowerReserve, reserve);
+    emit(sink, T::Layout::kTowerPrisoners, prisoners);
+  }
   // Piece-square tables: one term per piece, an opponent's piece counting -1
   // on its own relative square.
   for_each_bit(our_men, [&](int b) { sink.add(T::kPstManIndex[us][b], 1.0f); });

@@ -87,10 +87,7 @@ Position<Board> parse_fen(std::string_view text) {
         item = trim(std::string_view(item).substr(1));
       }
       // Towers (bashni): the pieces under the top follow the square, top down.
-      // Only after a square number: "abc" is a bad square, not a tower.
-      std::size_t tower_at = item.find_first_of("wbWB");
-      if (tower_at != std::string::npos && (tower_at == 0 || !std::isdigit(static_cast<unsigned char>(item[tower_at - 1]))))
-        tower_at = std::string::npos;
+      const std::size_t tower_at = tower_suffix_start(item);
       const std::string under = tower_at == std::string::npos ? "" : item.substr(tower_at);
       if (tower_at != std::string::npos) item = trim(std::string_view(item).substr(0, tower_at));
       std::size_t dash = item.find('-');
@@ -142,14 +139,7 @@ std::string to_fen(const Position<Board>& p) {
       if (!first) out += ',';
       first = false;
       if (p.kings & b) out += 'K';
-      out += std::to_string(s);
-      if constexpr (kHoldsTowers<Board>) {
-        const towers::Below below = p.below[lowest_bit(b)];
-        for (int i = 0; i < towers::count(below); ++i) {
-          const towers::Piece piece = towers::piece(below, i);
-          out += piece.colour == Color::White ? (piece.king ? 'W' : 'w') : (piece.king ? 'B' : 'b');
-        }
-      }
+      out += std::to_string(s) + tower_suffix(p, lowest_bit(b));
     }
   }
   return out;

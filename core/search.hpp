@@ -470,8 +470,12 @@ class Searcher {
   }
 
   NodeState child_state(const Pos& p, const NodeState& s, const MoveT& m, const Pos& child) const {
-    return {zobrist_after_move(s.hash, p.side, p.kings, m.from, m.to, m.captured, m.promotes),
-            advance(s.counters, p, m, child, draw_rules_)};
+    // Towers: what the capture puts under the capturer and frees is in the
+    // key too, so the child's key is computed whole.
+    if constexpr (kHoldsTowers<Board>) return {child.hash(), advance(s.counters, p, m, child, draw_rules_)};
+    else
+      return {zobrist_after_move(s.hash, p.side, p.kings, m.from, m.to, m.captured, m.promotes),
+              advance(s.counters, p, m, child, draw_rules_)};
   }
 
   // The side to move has no legal move: lost, or won in poddavki.

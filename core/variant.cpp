@@ -33,8 +33,8 @@ RuleSet rules_of(const Variant& variant, bool no_forced_capture) {
   if (!(variant.rules.board == BoardShape{8, 8}))
     throw Error("--no-forced-capture: the house rule exists for 8x8 variants only, not " + std::string(variant.name));
   if (!has_house_rule(variant.rules))
-    throw Error("--no-forced-capture: " + std::string(variant.name) +
-                " has no house rule: compulsory capture is what the give-away game is played with");
+    throw Error("--no-forced-capture: " + std::string(variant.name) + " has no house rule" +
+                (no_move_wins(variant.rules) ? ": compulsory capture is what the give-away game is played with" : ""));
   return variant.rules.without_forced_capture();
 }
 
@@ -58,7 +58,7 @@ bool is_compiled(const RuleSet& rules) {
 
 void throw_not_compiled(const RuleSet& rules) {
   throw Error("unsupported rule combination: " + describe(rules) +
-              " (capture not compulsory is a house rule for 8x8 variants only, poddavki excepted)");
+              " (capture not compulsory is a house rule for 8x8 variants only, poddavki and bashni excepted)");
 }
 
 std::string describe(const RuleSet& r) {
@@ -76,6 +76,7 @@ std::string describe(const RuleSet& r) {
   // datasets and endgame tables, whose files from before poddavki must
   // still match their rules.
   if (no_move_wins(r)) out << " no-move=wins";
+  if (has_towers(r)) out << " prisoners=under-capturer";
   return out.str();
 }
 

@@ -105,12 +105,22 @@ inline constexpr Variant kVariants[] = {
     // each (docs/rules-russian-family.md); PDN 3.0 GameType 41.
     {"russian10x8", "", {{10, 8}, Color::White, true, true, true, CaptureChoice::Any, CrowningInCapture::ContinueAsKing, Removal::AtEnd},
      41, Notation::Algebraic, "shashki on a 10x8 board: russian rules, columns a-k without j, 15 men each"},
+    // Russian moves with towers: a capture puts the jumped top piece under the
+    // capturing tower (docs/rules-russian-family.md).  PDN: GameType 25 with a
+    // private [Variant "bashni"] tag, as poddavki.
+    {"bashni", "", {{8, 8}, Color::White, true, true, true, CaptureChoice::Any, CrowningInCapture::ContinueAsKing, Removal::AtEnd, true, Goal::NoMoveLoses, Prisoners::UnderCapturer},
+     25, Notation::Algebraic, "towers: russian moves, a captured piece goes under the capturing tower"},
 };
 inline constexpr std::size_t kVariantCount = std::size(kVariants);
 
 // The house rule "capture not compulsory" exists for the 8x8 variants whose
-// goal is to win material; in poddavki compulsory capture is the game itself.
-constexpr bool has_house_rule(const RuleSet& r) { return r.board == BoardShape{8, 8} && r.goal == Goal::NoMoveLoses; }
+// goal is to win material; in poddavki compulsory capture is the game itself,
+// and bashni's sources know no such rule.
+constexpr bool has_house_rule(const RuleSet& r) {
+  return r.board == BoardShape{8, 8} && r.goal == Goal::NoMoveLoses && r.prisoners == Prisoners::Removed;
+}
+// Whether captured pieces stay on the board under the capturer (bashni).
+constexpr bool has_towers(const RuleSet& r) { return r.prisoners == Prisoners::UnderCapturer; }
 
 // The score of "the side to move has no legal move" for that side, in the
 // search's terms: lost in every variant, won in poddavki.
@@ -155,6 +165,17 @@ decltype(auto) with_board(BoardShape shape, F&& f) {
   if (shape == BoardShape{10, 10}) return f.template operator()<Board10>();
   if (shape == BoardShape{10, 8}) return f.template operator()<Board10x8>();
   throw Error("no variant is played on a " + shape_name(shape) + " board");
+}
+
+// Runs f.template operator()<Board>() with BoardFor<rules>: the layout of
+// the rules' board, holding towers where the rules keep prisoners (bashni).
+template <class F>
+decltype(auto) with_board_of(const RuleSet& rules, F&& f) {
+  if (has_towers(rules)) {
+    if (rules.board == BoardShape{8, 8}) return f.template operator()<Towers<Board8>>();
+    throw Error("no variant has towers on a " + shape_name(rules.board) + " board");
+  }
+  return with_board(rules.board, std::forward<F>(f));
 }
 
 // Finds a variant by name or alias; throws dama::Error naming the known ones.

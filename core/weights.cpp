@@ -161,12 +161,12 @@ nlohmann::json json_number(float value) {
 }
 
 std::string render(const Weights& w, const Variant& variant) {
-  const auto& names = feature_names(variant.rules.board);
+  const auto& names = feature_names(feature_schema(variant.rules));
   std::string out = "{\n";
   out += "  \"format\": " + json_quoted(kFormat) + ",\n";
   out += "  \"version\": " + std::to_string(kVersion) + ",\n";
   out += "  \"variant\": " + json_quoted(variant.name) + ",\n";
-  out += "  \"schema\": " + json_quoted(schema_hash(variant.rules.board)) + ",\n";
+  out += "  \"schema\": " + json_quoted(schema_hash(feature_schema(variant.rules))) + ",\n";
   out += "  \"weights\": {\n";
   for (std::size_t f = 0; f < names.size(); ++f) {
     out += "    " + json_quoted(names[f]) + ": {\"opening\": " + json_number(w.values[2 * f]).dump() +
@@ -185,8 +185,8 @@ std::string render(const Weights& w, const Variant& variant) {
 
 std::string_view model_name(EvalModel model) { return model == EvalModel::Patterns ? "patterns" : "linear"; }
 
-int model_feature_count(BoardShape board, EvalModel model) {
-  return feature_count(board) + (model == EvalModel::Patterns ? pattern_feature_count(board) : 0);
+int model_feature_count(FeatureSchema schema, EvalModel model) {
+  return feature_count(schema) + (model == EvalModel::Patterns ? pattern_feature_count(schema.board) : 0);
 }
 
 Weights parse_weights(std::string_view text, const std::string& origin, const Variant& variant) {
@@ -204,12 +204,12 @@ Weights parse_weights(std::string_view text, const std::string& origin, const Va
     throw Error(origin + ": not valid JSON: " + why);
   }
   check_header(doc, variant, refuse);
-  const BoardShape board = variant.rules.board;
+  const FeatureSchema board = feature_schema(variant.rules);
   const auto& names = feature_names(board);
   const auto& weights = required(doc, "weights", refuse);
   const auto& schema = required(doc, "schema", refuse);
   if (!schema.is_string() || schema.get<std::string>() != schema_hash(board))
-    refuse("\"schema\"", "the file has schema " + shown(schema) + ", this build's " + shape_name(board) +
+    refuse("\"schema\"", "the file has schema " + shown(schema) + ", this build's " + shape_name(board.board) + (board.towers ? " tower" : "") +
                              " schema is " + json_quoted(schema_hash(board)) +
                              schema_difference(weights, names));
   Weights w;
@@ -249,7 +249,7 @@ Weights default_weights(const Variant& variant, EvalModel model) {
 Weights with_model(const Weights& w, const Variant& variant, EvalModel model) {
   Weights out = w;
   out.model = model;
-  out.values.resize(2 * static_cast<std::size_t>(model_feature_count(variant.rules.board, model)), 0.0f);
+  out.values.resize(2 * static_cast<std::size_t>(model_feature_count(feature_schema(variant.rules), model)), 0.0f);
   return out;
 }
 
@@ -262,7 +262,7 @@ void save_weights(const std::string& path, const Weights& w, const Variant& vari
     write_file_atomically(path, render_pattern_file(w, variant, path));
     return;
   }
-  const std::size_t expected = 2 * static_cast<std::size_t>(feature_count(variant.rules.board));
+  const std::size_t expected = 2 * static_cast<std::size_t>(feature_count(feature_schema(variant.rules)));
   if (w.values.size() != expected)
     throw Error(path + ": refusing to save " + std::to_string(w.values.size()) + " weight values, the schema has " +
                 std::to_string(expected));
@@ -272,7 +272,7 @@ void save_weights(const std::string& path, const Weights& w, const Variant& vari
 }
 
 std::string describe_weights(const Weights& w, const Variant& variant) {
-  const BoardShape size = variant.rules.board;
+  const FeatureSchema size = feature_schema(variant.rules);
   const std::size_t named = 2 * static_cast<std::size_t>(feature_count(size));
   std::size_t set = 0;
   for (std::size_t i = named; i < w.values.size(); ++i) set += w.values[i] != 0;
@@ -282,7 +282,7 @@ std::string describe_weights(const Weights& w, const Variant& variant) {
   out += "schema     " + schema_hash(size) + " (" + std::to_string(feature_count(size)) + " named features, " +
          std::to_string(named) + " weights)\n";
   if (w.model == EvalModel::Patterns)
-    out += "patterns   " + pattern_schema_hash(size) + " (" + std::to_string(pattern_feature_count(size)) +
+    out += "patterns   " + pattern_schema_hash(size.board) + " (" + std::to_string(pattern_feature_count(size.board)) +
            " features, " + std::to_string(w.values.size() - named) + " weights, " + std::to_string(set) + " not zero)\n";
   out += "values     " + weights_hash(w) + "\n";
   out += "metadata   " + (w.metadata.is_object() ? w.metadata : nlohmann::json::object()).dump(2) + "\n";
@@ -290,7 +290,7 @@ std::string describe_weights(const Weights& w, const Variant& variant) {
 }
 
 std::string list_weights(const Weights& w, const Variant& variant) {
-  const BoardShape size = variant.rules.board;
+  const FeatureSchema size = feature_schema(variant.rules);
   const int named = feature_count(size);
   std::string out;
   char numbers[64];

@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "features.hpp"
 #include "variant.hpp"
 
 namespace dama {
@@ -31,7 +32,7 @@ enum class EvalModel : std::uint8_t { Linear, Patterns };
 std::string_view model_name(EvalModel model);  // "linear", "patterns"
 
 // Features of the model on a board size (8 or 10).
-int model_feature_count(BoardShape board, EvalModel model);
+int model_feature_count(FeatureSchema schema, EvalModel model);
 
 struct Weights {
   std::string variant;        // e.g. "russian"

@@ -74,7 +74,7 @@ void replay_stats(const Dataset& data, VariantStats& s) {
   s.crownings_per_game = s.games ? static_cast<double>(crownings) / static_cast<double>(s.games) : 0;
 }
 
-double weight_of(const Weights& w, BoardShape board, const std::string& name, int phase) {
+double weight_of(const Weights& w, FeatureSchema board, const std::string& name, int phase) {
   const auto& names = feature_names(board);
   const auto it = std::find(names.begin(), names.end(), name);
   if (it == names.end()) return 0;
@@ -178,7 +178,7 @@ VariantStats variant_stats(const Dataset& data, const Weights& weights) {
     s.mean_length = static_cast<double>(plies) / n;
   }
   with_rules(rules, [&]<RuleSet R>() { replay_stats<R>(data, s); });
-  const BoardShape size = rules.board;
+  const FeatureSchema size = feature_schema(rules);
   for (int phase = 0; phase < 2; ++phase) {
     const double man = weight_of(weights, size, "material.man", phase);
     const double king = weight_of(weights, size, "material.king", phase);

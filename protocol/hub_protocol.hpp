@@ -7,6 +7,10 @@
 // character per square in PDN order ('w', 'b' men, 'W', 'B' kings, 'e'
 // empty): 33 characters on 8x8, 51 on 10x10.  A quiet move is "32-28"; a
 // capture is from, to and every captured square, in any order: "28x19x23".
+// Bashni (dama's extension, docs/engine-play.md): a square holding a tower
+// of two or more pieces is written as the tower in brackets, top down,
+// "(wbB)"; a capture lists its captured squares in the order jumped, which
+// tells apart two captures over the same towers in another order.
 #pragma once
 
 #include <algorithm>
@@ -16,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fen.hpp"
 #include "movegen.hpp"
 
 namespace dama::hub {
@@ -34,26 +39,60 @@ Line parse_line(std::string_view text);
 // Quotes a value when it is empty or holds a space, '=' or '"'.
 std::string quote(std::string_view value);
 
+namespace detail {
+
+// The squares of a position string, one text each: "w", "e", or (bashni,
+// dama's extension) a tower of two or more in brackets, top down: "(wbB)".
+template <class Board>
+std::vector<std::string> square_texts(std::string_view text) {
+  std::vector<std::string> out;
+  for (std::size_t i = 1; i < text.size(); ++i) {
+    if (text[i] != '(' || !kHoldsTowers<Board>) {
+      out.emplace_back(1, text[i]);
+      continue;
+    }
+    const std::size_t close = text.find(')', i);
+    if (close == std::string_view::npos)
+      throw Error("hub position: the tower of square " + std::to_string(out.size() + 1) + " has no ')'");
+    out.emplace_back(text.substr(i + 1, close - i - 1));
+    if (out.back().size() < 2)
+      throw Error("hub position: the tower of square " + std::to_string(out.size()) + " holds fewer than two pieces");
+    i = close;
+  }
+  return out;
+}
+
+}  // namespace detail
+
 template <class Board>
 Position<Board> parse_position(std::string_view text) {
-  if (text.size() != static_cast<std::size_t>(Board::kSquares) + 1)
-    throw Error("hub position '" + std::string(text) + "': expected " + std::to_string(Board::kSquares + 1) +
-                " characters (side to move and one per square), got " + std::to_string(text.size()));
+  const std::vector<std::string> squares = text.empty() ? std::vector<std::string>() : detail::square_texts<Board>(text);
+  if (squares.size() != static_cast<std::size_t>(Board::kSquares))
+    throw Error("hub position '" + std::string(text) + "': expected the side to move and " + std::to_string(Board::kSquares) +
+                " squares, got " + std::to_string(squares.size()) + " squares");
   Position<Board> p;
   if (text[0] == 'W') p.side = Color::White;
   else if (text[0] == 'B') p.side = Color::Black;
   else throw Error(std::string("hub position: side to move must be W or B, got '") + text[0] + "'");
   for (int s = 1; s <= Board::kSquares; ++s) {
     const auto bit = Board::square_bit(s);
-    switch (text[s]) {
-      case 'e': break;
-      case 'w': p.pieces[0] |= bit; break;
-      case 'b': p.pieces[1] |= bit; break;
-      case 'W': p.pieces[0] |= bit; p.kings |= bit; break;
-      case 'B': p.pieces[1] |= bit; p.kings |= bit; break;
-      default:
-        throw Error("hub position: square " + std::to_string(s) + " has '" + std::string(1, text[s]) +
-                    "' (expected w, b, W, B or e)");
+    const std::string& square = squares[static_cast<std::size_t>(s - 1)];
+    for (std::size_t i = 0; i < square.size(); ++i) {
+      const char c = square[i];
+      if (std::string_view(i == 0 ? "ewbWB" : "wbWB").find(c) == std::string_view::npos)
+        throw Error("hub position: square " + std::to_string(s) + " has '" + std::string(1, c) + "' (expected w, b, W, B" +
+                    (i == 0 ? " or e)" : " in a tower)"));
+      if (c == 'e') break;
+      const Color colour = c == 'w' || c == 'W' ? Color::White : Color::Black;
+      const bool king = c == 'W' || c == 'B';
+      if (i == 0) {
+        p.pieces[index(colour)] |= bit;
+        if (king) p.kings |= bit;
+      } else if constexpr (kHoldsTowers<Board>) {
+        if (towers::count(p.below[lowest_bit(bit)]) == Position<Board>::kMaxBelow)
+          throw Error("hub position: the tower of square " + std::to_string(s) + " is taller than all the pieces of a game");
+        p.below[lowest_bit(bit)] = towers::with_bottom(p.below[lowest_bit(bit)], {colour, king});
+      }
     }
   }
   for (Color c : {Color::White, Color::Black})
@@ -68,9 +107,9 @@ std::string format_position(const Position<Board>& p) {
   for (int sq = 1; sq <= Board::kSquares; ++sq) {
     const auto bit = Board::square_bit(sq);
     const bool king = p.kings & bit;
-    if (p.pieces[0] & bit) s += king ? 'W' : 'w';
-    else if (p.pieces[1] & bit) s += king ? 'B' : 'b';
-    else s += 'e';
+    const char top = p.pieces[0] & bit ? (king ? 'W' : 'w') : p.pieces[1] & bit ? (king ? 'B' : 'b') : 'e';
+    const std::string under = tower_suffix(p, lowest_bit(bit));
+    s += under.empty() ? std::string(1, top) : "(" + std::string(1, top) + under + ")";
   }
   return s;
 }
@@ -80,7 +119,8 @@ std::string format_move(const Move<Board>& m) {
   const auto name = [](int bit) { return std::to_string(Board::kSquareOfBit[bit]); };
   if (!m.is_capture()) return name(m.from) + "-" + name(m.to);
   std::string s = name(m.from) + "x" + name(m.to);
-  for_each_bit(m.captured, [&](int b) { s += "x" + name(b); });
+  if constexpr (kHoldsTowers<Board>) towers::for_each_jumped(m, [&](int b) { s += "x" + name(b); });
+  else for_each_bit(m.captured, [&](int b) { s += "x" + name(b); });
   return s;
 }
 
@@ -111,6 +151,13 @@ Move<BoardFor<R>> parse_move(const Position<BoardFor<R>>& p, std::string_view te
     if (Board::kSquareOfBit[m.from] != squares[0] || Board::kSquareOfBit[m.to] != squares[1]) continue;
     if (m.is_capture() != capture) continue;
     if (squares.size() > 2 && m.captured != captured) continue;
+    if constexpr (kHoldsTowers<Board>) {
+      if (squares.size() > 2) {
+        std::vector<int> jumped;
+        towers::for_each_jumped(m, [&](int b) { jumped.push_back(Board::kSquareOfBit[b]); });
+        if (!std::equal(jumped.begin(), jumped.end(), squares.begin() + 2, squares.end())) continue;
+      }
+    }
     return m;
   }
   throw Error("hub move '" + std::string(text) + "' is not legal in " + format_position(p));

@@ -111,5 +111,6 @@ Position<Board> opening_position(const OpeningLine& line, const Variant& variant
 template Position<Board8> opening_position<Board8>(const OpeningLine&, const Variant&);
 template Position<Board10> opening_position<Board10>(const OpeningLine&, const Variant&);
 template Position<Board10x8> opening_position<Board10x8>(const OpeningLine&, const Variant&);
+template Position<Towers<Board8>> opening_position<Towers<Board8>>(const OpeningLine&, const Variant&);
 
 }  // namespace dama

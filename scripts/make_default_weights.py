@@ -53,6 +53,13 @@ SHORT = {
 }
 # The give-away game (poddavki: the side left without a move wins): material
 # and mobility are liabilities; everything else is left to the tuner.
+# Bashni: a reserve piece under an own top keeps the square when the top is
+# taken; an enemy piece held under an own top is out of play while the tower
+# stands.  Guesses for the tuner to correct.
+TOWERS = {
+    "tower.reserve": (50, 60),
+    "tower.prisoners": (20, 30),
+}
 GIVEAWAY = {
     "material.man": (-100, -100),
     "material.king": (-150, -200),
@@ -111,7 +118,7 @@ def main():
         if giveaway:
             rules = GIVEAWAY
         else:
-            rules = dict(COMMON, **(FLYING_10X10 if flying and board == "10x10" else FLYING if flying else SHORT))
+            rules = dict(COMMON, **(FLYING_10X10 if flying and board == "10x10" else FLYING if flying else SHORT), **TOWERS)
         weights = [(f, rules.get(f, (0, 0))) for f in names]
         metadata = {"source": "hand-set defaults", "date": args.date, "generator": "scripts/make_default_weights.py",
                     "note": "piece-square tables are 0: the tuner's job"}

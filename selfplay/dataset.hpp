@@ -9,11 +9,16 @@
 // does, and bit s-1 of a board column is PDN square s of that turned board.
 #pragma once
 
+#include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "board.hpp"
+#include "error.hpp"
+#include "fen.hpp"
 #include "position.hpp"
 #include "variant.hpp"
 
@@ -36,6 +41,8 @@ struct PositionRow {
   std::string best_move;          // the move played (the search's choice in self-play), numeric PDN from and to: "22-18", "22x13"
   std::uint64_t best_captured = 0;  // its captured squares, bit s-1 = square s
   std::int8_t result = 0;         // the game's result for the side to move: +1 win, 0 draw, -1 loss
+  std::string towers;             // bashni only: the pieces under each top of the turned board, top down,
+                                  // as FEN's tower suffix ("21bw,26W"; w/W own); empty elsewhere
 };
 
 struct GameRow {
@@ -56,6 +63,8 @@ struct MoveRow {
   std::uint16_t ply = 0;        // 0 = the first move from start_fen
   std::string move;             // numeric PDN, from and to only: "22-18", "22x13"
   std::uint64_t captured = 0;   // bit s-1 = square s captured (tells apart two paths with the same ends)
+  std::uint32_t prisoner_kings = 0;  // bashni only: bit i set, the i-th top taken was a king (tells apart two
+                                     // captures of the same towers in another order)
 };
 
 // One finished game: what a writer stores and a reader returns, together.
@@ -75,9 +84,41 @@ PositionRow side_relative_row(const Position<Board>& p) {
     const std::uint64_t bit = std::uint64_t{1} << (s - 1);
     if (q.pieces[0] & b) ((q.kings & b) ? row.own_kings : row.own_men) |= bit;
     if (q.pieces[1] & b) ((q.kings & b) ? row.opp_kings : row.opp_men) |= bit;
+    if constexpr (kHoldsTowers<Board>) {
+      const std::string under = tower_suffix(q, Board::kBitOfSquare[s]);
+      if (!under.empty()) row.towers += (row.towers.empty() ? "" : ",") + std::to_string(s) + under;
+    }
   }
   row.side_to_move = static_cast<std::uint8_t>(index(p.side));
   return row;
+}
+
+// The towers column of a row put back under the top pieces of p; throws
+// dama::Error for text that is not a list of "<square><pieces>".
+template <class Board>
+void put_towers(Position<Board>& p, const std::string& towers) {
+  if (towers.empty()) return;
+  if constexpr (!kHoldsTowers<Board>) {
+    throw Error("positions/towers '" + towers + "': this variant has no towers");
+  } else {
+    for (std::size_t start = 0; start <= towers.size();) {
+      const std::size_t comma = std::min(towers.find(',', start), towers.size());
+      const std::string_view item = std::string_view(towers).substr(start, comma - start);
+      start = comma + 1;
+      const std::size_t at = tower_suffix_start(item);
+      int square = 0;
+      const auto parsed = std::from_chars(item.data(), item.data() + (at == std::string_view::npos ? 0 : at), square);
+      if (at == std::string_view::npos || parsed.ec != std::errc{} || parsed.ptr != item.data() + at || square < 1 ||
+          square > Board::kSquares || !(p.occupied() & Board::square_bit(square)))
+        throw Error("positions/towers '" + towers + "': '" + std::string(item) + "' is not a square with a top piece and pieces under it");
+      const int bit = Board::kBitOfSquare[square];
+      for (const char c : item.substr(at)) {
+        if (std::string_view("wbWB").find(c) == std::string_view::npos || towers::count(p.below[bit]) == Position<Board>::kMaxBelow)
+          throw Error("positions/towers '" + towers + "': bad tower '" + std::string(item) + "'");
+        p.below[bit] = towers::with_bottom(p.below[bit], {c == 'w' || c == 'W' ? Color::White : Color::Black, c == 'W' || c == 'B'});
+      }
+    }
+  }
 }
 
 // The position of a row as the side to move sees it: its own pieces as White,
@@ -94,6 +135,7 @@ Position<Board> side_relative_position(const PositionRow& row) {
     if ((row.own_kings | row.opp_kings) & bit) p.kings |= b;
   }
   p.side = Color::White;
+  put_towers(p, row.towers);
   return p;
 }
 

@@ -26,8 +26,14 @@ constexpr std::size_t kResultWidth = 8;    // "1/2-1/2"
 constexpr std::size_t kReasonWidth = 64;
 
 // Each table's columns, listed once for writing, reading and joining.
+// Bashni's datasets have two columns more (docs/dataset.md): what stands
+// under the top pieces, and the order kings went under a capturing tower.
+constexpr std::size_t kTowersWidth = 64;  // 24 pieces, at most 12 towers of two or more: "21bw,26W,..." fits
+
+bool holds_towers(const std::string& variant) { return has_towers(find_variant(variant).rules); }
+
 template <class F>
-void position_columns(F&& column) {
+void position_columns(F&& column, bool towers) {
   column("own_men", &PositionRow::own_men, 0);
   column("own_kings", &PositionRow::own_kings, 0);
   column("opp_men", &PositionRow::opp_men, 0);
@@ -40,6 +46,7 @@ void position_columns(F&& column) {
   column("best_move", &PositionRow::best_move, kMoveWidth);
   column("best_captured", &PositionRow::best_captured, 0);
   column("result", &PositionRow::result, 0);
+  if (towers) column("towers", &PositionRow::towers, kTowersWidth);
 }
 
 template <class F>
@@ -56,11 +63,12 @@ void game_columns(F&& column) {
 }
 
 template <class F>
-void move_columns(F&& column) {
+void move_columns(F&& column, bool towers) {
   column("game_id", &MoveRow::game_id, 0);
   column("ply", &MoveRow::ply, 0);
   column("move", &MoveRow::move, kMoveWidth);
   column("captured", &MoveRow::captured, 0);
+  if (towers) column("prisoner_kings", &MoveRow::prisoner_kings, 0);
 }
 
 template <class Row, class T>
@@ -363,9 +371,10 @@ void write_dataset_file(const std::string& path, const DatasetMeta& meta, const 
   }
   write_atomically(path, [&](const h5::File& f) {
     write_meta(f, meta);
-    write_table(f, "positions", positions, [](auto c) { position_columns(c); });
+    const bool towers = holds_towers(meta.variant);
+    write_table(f, "positions", positions, [&](auto c) { position_columns(c, towers); });
     write_table(f, "games", game_rows, [](auto c) { game_columns(c); });
-    write_table(f, "moves", moves, [](auto c) { move_columns(c); });
+    write_table(f, "moves", moves, [&](auto c) { move_columns(c, towers); });
   });
 }
 
@@ -378,9 +387,10 @@ PartCounts count_rows(const std::string& path, const std::string& path_in_master
 void write_master_file(const std::string& path, const DatasetMeta& meta, const std::vector<PartCounts>& parts) {
   write_atomically(path, [&](const h5::File& f) {
     write_meta(f, meta);
-    write_virtual_table(f, "positions", parts, &PartCounts::positions, [](auto c) { position_columns(c); });
+    const bool towers = holds_towers(meta.variant);
+    write_virtual_table(f, "positions", parts, &PartCounts::positions, [&](auto c) { position_columns(c, towers); });
     write_virtual_table(f, "games", parts, &PartCounts::games, [](auto c) { game_columns(c); });
-    write_virtual_table(f, "moves", parts, &PartCounts::moves, [](auto c) { move_columns(c); });
+    write_virtual_table(f, "moves", parts, &PartCounts::moves, [&](auto c) { move_columns(c, towers); });
   });
 }
 
@@ -390,9 +400,10 @@ Dataset read_dataset(const std::string& path) {
   const h5::File f = h5::File::open_read(path);
   Dataset d;
   d.meta = read_meta(f);
-  d.positions = read_table<PositionRow>(f, "positions", "game_id", [](auto c) { position_columns(c); });
+  const bool towers = holds_towers(d.meta.variant);
+  d.positions = read_table<PositionRow>(f, "positions", "game_id", [&](auto c) { position_columns(c, towers); });
   d.games = read_table<GameRow>(f, "games", "game_id", [](auto c) { game_columns(c); });
-  d.moves = read_table<MoveRow>(f, "moves", "game_id", [](auto c) { move_columns(c); });
+  d.moves = read_table<MoveRow>(f, "moves", "game_id", [&](auto c) { move_columns(c, towers); });
   return d;
 }
 
@@ -406,7 +417,7 @@ void check_dataset(const DatasetMeta& meta, const std::string& path, const std::
 std::vector<PositionRow> read_positions(const std::string& path, const Variant& variant) {
   const h5::File f = h5::File::open_read(path);
   check_dataset(read_meta(f), path, std::string(variant.name));
-  return read_table<PositionRow>(f, "positions", "game_id", [](auto c) { position_columns(c); });
+  return read_table<PositionRow>(f, "positions", "game_id", [&](auto c) { position_columns(c, has_towers(variant.rules)); });
 }
 
 struct PositionReader::Columns {
@@ -415,6 +426,7 @@ struct PositionReader::Columns {
   std::vector<h5::Handle> datasets;  // in position_columns order
   std::vector<std::string> names;    // "path: positions/<column>", for messages
   std::uint64_t rows = 0;
+  bool towers = false;  // the variant's rows have a towers column
   mutable std::vector<unsigned char> buffer;  // one column of a range at a time
 };
 
@@ -422,6 +434,7 @@ PositionReader::PositionReader(const std::string& path, const Variant& variant)
     : columns_(std::make_unique<Columns>(h5::File::open_read(path))) {
   Columns& c = *columns_;
   check_dataset(read_meta(c.file), path, std::string(variant.name));
+  c.towers = has_towers(variant.rules);
   position_columns([&](const char* name, auto member, std::size_t) {
     using T = typename MemberType<decltype(member)>::type;
     const std::string column = std::string("positions/") + name;
@@ -433,7 +446,7 @@ PositionReader::PositionReader(const std::string& path, const Variant& variant)
     if (c.datasets.size() == 1) c.rows = rows;
     else if (rows != c.rows)
       throw Error(where + " has " + std::to_string(rows) + " rows, the table has " + std::to_string(c.rows));
-  });
+  }, c.towers);
 }
 
 PositionReader::~PositionReader() = default;
@@ -453,7 +466,7 @@ void PositionReader::read(std::uint64_t first, std::uint64_t count, std::vector<
   position_columns([&](const char*, auto member, std::size_t) {
     read_member_range(c.datasets[i], c.names[i], first, count, c.buffer, rows, member);
     ++i;
-  });
+  }, c.towers);
 }
 
 std::vector<RowRange> PositionReader::blocks(std::uint64_t target_rows) const {

@@ -53,7 +53,9 @@ GameRecord game_record(const Game<R>& game, const GameResult& result, std::uint6
   row.seed = seed;
   for (int ply = 0; ply < game.plies(); ++ply) {
     const auto& m = game.moves()[static_cast<std::size_t>(ply)];
-    record.moves.push_back({game_id, static_cast<std::uint16_t>(ply), short_numeric(m), square_mask<Board>(m.captured)});
+    MoveRow move_row{game_id, static_cast<std::uint16_t>(ply), short_numeric(m), square_mask<Board>(m.captured)};
+    if constexpr (kHoldsTowers<Board>) move_row.prisoner_kings = towers::prisoner_kings(game.positions()[static_cast<std::size_t>(ply)], m);
+    record.moves.push_back(std::move(move_row));
     if (ply < filter.opening_plies || ply < filter.from_ply) continue;
     const auto& p = game.positions()[static_cast<std::size_t>(ply)];
     if (filter.quiet_only && MoveGenerator<R>::has_capture(p)) continue;

@@ -43,7 +43,10 @@ ReplayedGame<R> replay(const GameRecord& record) {
     for (const auto& m : legal) {
       std::uint64_t captured = 0;
       for_each_bit(m.captured, [&](int bit) { captured |= std::uint64_t{1} << (Board::kSquareOfBit[bit] - 1); });
-      if (Board::kSquareOfBit[m.from] == from && Board::kSquareOfBit[m.to] == to && captured == row.captured) found = &m;
+      if (Board::kSquareOfBit[m.from] != from || Board::kSquareOfBit[m.to] != to || captured != row.captured) continue;
+      if constexpr (kHoldsTowers<Board>)
+        if (towers::prisoner_kings(p, m) != row.prisoner_kings) continue;
+      found = &m;
     }
     if (!found) throw Error(where + ", ply " + std::to_string(row.ply) + ": move " + row.move + " is not legal there");
     out.moves.push_back(*found);

@@ -154,7 +154,7 @@ TEST(Cli, MovesFromAFen) {
   EXPECT_THAT(r.out_lines(), ::testing::UnorderedElementsAre("30x21x14", "30x23x14"));
 }
 
-TEST(Cli, VariantsListsAllNine) {
+TEST(Cli, VariantsListsAllTen) {
   const Outcome r = run_dama({"variants"});
   ASSERT_EQ(r.exit_code, 0) << r;
   std::set<std::string> listed;
@@ -163,7 +163,7 @@ TEST(Cli, VariantsListsAllNine) {
     listed.insert(line.substr(0, line.find_first_of(" :")));
   }
   EXPECT_THAT(listed, ::testing::UnorderedElementsAre("russian", "czech", "brazilian", "spanish", "italian",
-                                                      "american", "international", "poddavki", "russian10x8"));
+                                                      "american", "international", "poddavki", "russian10x8", "bashni"));
   EXPECT_THAT(r.out, HasSubstr("american (alias english)"));
   EXPECT_THAT(r.out, HasSubstr("board=10x8 "));
   EXPECT_THAT(r.out, HasSubstr("forced-capture=yes no-move=wins"));  // poddavki, and only it

@@ -24,7 +24,7 @@ std::vector<PlainMove> legal_moves(const RuleSet& rules, const Position<Board>& 
 }
 
 std::vector<PlainMove> legal_moves(const RuleSet& rules, std::string_view fen, Counting counting) {
-  return with_board(rules.board,
+  return with_board_of(rules,
                     [&]<class Board>() { return legal_moves(rules, parse_fen<Board>(fen), counting); });
 }
 
@@ -69,6 +69,7 @@ std::vector<Position<Board>> random_positions(const RuleSet& rules, std::uint64_
 DAMA_TEST_INSTANTIATE(Board8)
 DAMA_TEST_INSTANTIATE(Board10)
 DAMA_TEST_INSTANTIATE(Board10x8)
+DAMA_TEST_INSTANTIATE(Towers<Board8>)
 #undef DAMA_TEST_INSTANTIATE
 
 }  // namespace dama::test

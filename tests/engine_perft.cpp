@@ -13,7 +13,7 @@ std::uint64_t perft_nodes(const RuleSet& rules, const Position<Board>& p, Counti
 }
 
 std::uint64_t perft_nodes(const RuleSet& rules, std::string_view fen, Counting counting, int depth) {
-  return with_board(rules.board,
+  return with_board_of(rules,
                     [&]<class Board>() { return perft_nodes(rules, parse_fen<Board>(fen), counting, depth); });
 }
 
@@ -45,6 +45,7 @@ std::vector<std::pair<PlainMove, std::uint64_t>> perft_divide(const RuleSet& rul
 DAMA_TEST_INSTANTIATE(Board8)
 DAMA_TEST_INSTANTIATE(Board10)
 DAMA_TEST_INSTANTIATE(Board10x8)
+DAMA_TEST_INSTANTIATE(Towers<Board8>)
 #undef DAMA_TEST_INSTANTIATE
 
 }  // namespace dama::test

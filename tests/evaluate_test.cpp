@@ -55,7 +55,7 @@ Weights random_weights(const Variant& variant, std::uint64_t seed, EvalModel mod
   w.variant = std::string(variant.name);
   w.model = model;
   w.source = "random " + std::string(model_name(model));
-  w.values.resize(2 * static_cast<std::size_t>(model_feature_count(variant.rules.board, model)));
+  w.values.resize(2 * static_cast<std::size_t>(model_feature_count(feature_schema(variant.rules), model)));
   for (float& v : w.values) v = static_cast<float>(random.below(20001) - 10000) / 97.0f;
   return w;
 }
@@ -68,7 +68,7 @@ struct DenseSink {
 
 template <RuleSet R>
 std::vector<float> feature_values(const Position<BoardFor<R>>& p) {
-  DenseSink sink{std::vector<float>(static_cast<std::size_t>(feature_count(R.board)))};
+  DenseSink sink{std::vector<float>(static_cast<std::size_t>(feature_count(feature_schema(R))))};
   visit_features<R>(p, sink);
   return sink.values;
 }
@@ -78,7 +78,7 @@ std::map<std::string, float> features_of(const std::string& variant, const std::
   std::map<std::string, float> named;
   with_variant(variant, [&]<RuleSet R>() {
     const auto values = feature_values<R>(parse_fen<BoardFor<R>>(fen));
-    const auto& names = feature_names(R.board);
+    const auto& names = feature_names(feature_schema(R));
     for (std::size_t f = 0; f < values.size(); ++f)
       if (values[f] != 0) named[names[f]] = values[f];
   });
@@ -128,7 +128,7 @@ TEST_P(EvaluateTest, EqualsTheRoundedDotProductOfTheExtractedFeatures) {
 TEST_P(EvaluateTest, ExtractedTermsLieInTheSchema) {
   with_variant(GetParam(), [&]<RuleSet R>() {
     for (const EvalModel model : {EvalModel::Linear, EvalModel::Patterns}) {
-    const auto weights = static_cast<std::uint32_t>(2 * model_feature_count(R.board, model));
+    const auto weights = static_cast<std::uint32_t>(2 * model_feature_count(feature_schema(R), model));
     FeatureVector features;
     for (const auto& p : positions<R>()) {
       extract_features<R>(p, model, features);
@@ -136,7 +136,7 @@ TEST_P(EvaluateTest, ExtractedTermsLieInTheSchema) {
       ASSERT_LE(features.size, FeatureVector::kCapacity);
       int pattern_terms = 0;
       for (const FeatureTerm& t : features) {
-        pattern_terms += t.index >= static_cast<std::uint32_t>(2 * feature_count(R.board));
+        pattern_terms += t.index >= static_cast<std::uint32_t>(2 * feature_count(feature_schema(R)));
         ASSERT_LT(t.index, weights) << to_fen(p);
         ASSERT_NE(t.coefficient, 0.0f) << to_fen(p);
         ASSERT_TRUE(std::isfinite(t.coefficient)) << to_fen(p);

@@ -15,7 +15,7 @@ using ::testing::HasSubstr;
 // Positions from random games of every variant survive to_fen -> parse_fen.
 TEST(Fen, RoundTripsRandomPositionsOfEveryVariant) {
   for (const Variant& v : kVariants) {
-    with_board(v.rules.board, [&]<class Board>() {
+    with_board_of(v.rules, [&]<class Board>() {
       for (const auto& p : test_positions<Board>(v.rules, 1000 + v.pdn_game_type, 1000)) {
         const std::string fen = to_fen(p);
         EXPECT_EQ(parse_fen<Board>(fen), p) << v.name << ": " << fen;

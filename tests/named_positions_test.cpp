@@ -75,10 +75,11 @@ TEST(NamedPositionsTsv, TheReferenceGeneratorAgreesWithTheUniqueFigures) {
     if (field(row, "convention") != "unique") continue;
     const RuleSet& rules = find_variant(field(row, "variant")).rules;
     const auto counts = parse_counts(field(row, "perft_by_depth_from_1"));
-    with_board(rules.board, [&]<class Board>() {
+    with_board_of(rules, [&]<class Board>() {
       const auto p = parse_fen<Board>(field(row, "fen"));
-      for (std::size_t d = 0; d < counts.size() && counts[d] <= kBudget; ++d, ++checked)
-        EXPECT_EQ(reference_perft(rules, p, static_cast<int>(d + 1)), counts[d]) << field(row, "name") << " perft(" << d + 1 << ")";
+      if constexpr (!kHoldsTowers<Board>)  // bashni's named positions are in tower_position_test.cpp
+        for (std::size_t d = 0; d < counts.size() && counts[d] <= kBudget; ++d, ++checked)
+          EXPECT_EQ(reference_perft(rules, p, static_cast<int>(d + 1)), counts[d]) << field(row, "name") << " perft(" << d + 1 << ")";
     });
   }
   EXPECT_GE(checked, 20);

@@ -25,6 +25,7 @@ TEST(Variants, MatchTheRulesTable) {
     CrowningInCapture crowning;
     Removal removal;
     Goal goal = Goal::NoMoveLoses;
+    Prisoners prisoners = Prisoners::Removed;
   };
   using enum CaptureChoice;
   using enum CrowningInCapture;
@@ -38,6 +39,8 @@ TEST(Variants, MatchTheRulesTable) {
       {"international", {10, 10}, Color::White, true, true, true, MostPieces, OnlyIfEnds, Removal::AtEnd},
       {"poddavki", {8, 8}, Color::White, true, true, true, Any, ContinueAsKing, Removal::AtEnd, Goal::NoMoveWins},
       {"russian10x8", {10, 8}, Color::White, true, true, true, Any, ContinueAsKing, Removal::AtEnd},
+      {"bashni", {8, 8}, Color::White, true, true, true, Any, ContinueAsKing, Removal::AtEnd, Goal::NoMoveLoses,
+       Prisoners::UnderCapturer},
   };
   ASSERT_EQ(kVariantCount, std::size(table));
   for (const Row& row : table) {
@@ -52,6 +55,7 @@ TEST(Variants, MatchTheRulesTable) {
     EXPECT_EQ(r.crowning, row.crowning);
     EXPECT_EQ(r.removal, row.removal);
     EXPECT_EQ(r.goal, row.goal);
+    EXPECT_EQ(r.prisoners, row.prisoners);
     EXPECT_TRUE(r.forced_capture);
   }
   EXPECT_EQ(&find_variant("english"), &find_variant("american"));
@@ -322,8 +326,9 @@ TEST(HouseRule, NotForInternational) {
   EXPECT_THROW(legal_moves(house, "W:W31-50:B1-20", Counting::Unique), Error);
   for (const Variant& v : kVariants)
     if (v.rules.board == BoardShape{8, 8}) {
-      // Every 8x8 variant has the house rule but poddavki, whose game is compulsory capture.
-      EXPECT_EQ(is_compiled(v.rules.without_forced_capture()), v.name != "poddavki") << v.name;
+      // Every 8x8 variant has the house rule but poddavki, whose game is
+      // compulsory capture, and bashni, whose sources know none.
+      EXPECT_EQ(is_compiled(v.rules.without_forced_capture()), v.name != "poddavki" && v.name != "bashni") << v.name;
     }
 }
 

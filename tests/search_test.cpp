@@ -78,8 +78,8 @@ struct VariantAt {
   static constexpr std::string_view kName = kVariants[I].name;
 };
 using AllVariants = ::testing::Types<VariantAt<0>, VariantAt<1>, VariantAt<2>, VariantAt<3>, VariantAt<4>,
-                                     VariantAt<5>, VariantAt<6>, VariantAt<7>, VariantAt<8>>;
-static_assert(kVariantCount == 9, "add the new variant to AllVariants");
+                                     VariantAt<5>, VariantAt<6>, VariantAt<7>, VariantAt<8>, VariantAt<9>>;
+static_assert(kVariantCount == 10, "add the new variant to AllVariants");
 
 // The text for R's board: 8x8, 10x10 or 10x8.  The 10x8 positions are the
 // 8x8 ones on the same coordinates (a1 bottom left), renumbered.
@@ -636,6 +636,8 @@ TEST(SearchDraws, RepetitionUnderTournamentRules) {
 TYPED_TEST(SearchTest, IncrementalHashEqualsFullHash) {
   constexpr RuleSet R = TypeParam::kRules;
   using Board = BoardFor<R>;
+  // Towers hash what a capture stacks and frees: the search computes their key whole.
+  if constexpr (kHoldsTowers<Board>) GTEST_SKIP() << "towers: no incremental key";
   test::Random random(99);
   MoveList<Board> moves;
   for (int game = 0; game < 20; ++game) {

@@ -178,6 +178,7 @@ std::vector<Position<Board>> random_setups(std::uint64_t seed, int count) {
 template std::vector<Position<Board8>> random_setups<Board8>(std::uint64_t, int);
 template std::vector<Position<Board10>> random_setups<Board10>(std::uint64_t, int);
 template std::vector<Position<Board10x8>> random_setups<Board10x8>(std::uint64_t, int);
+template std::vector<Position<Towers<Board8>>> random_setups<Towers<Board8>>(std::uint64_t, int);
 
 std::uint64_t Random::next() {
   std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);

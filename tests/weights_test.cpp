@@ -43,7 +43,7 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
-int weight_index(BoardShape board, const std::string& name, bool endgame) {
+int weight_index(FeatureSchema board, const std::string& name, bool endgame) {
   const auto& names = feature_names(board);
   const auto it = std::find(names.begin(), names.end(), name);
   if (it == names.end()) throw std::logic_error("no feature " + name);
@@ -59,7 +59,7 @@ TEST_P(DefaultWeightsTest, TheBuiltInFileLoadsAndCoversTheSchema) {
   const Weights w = default_weights(variant());
   EXPECT_EQ(w.variant, GetParam());
   EXPECT_EQ(w.source, "built-in default");
-  EXPECT_EQ(w.values.size(), 2 * static_cast<std::size_t>(feature_count(variant().rules.board)));
+  EXPECT_EQ(w.values.size(), 2 * static_cast<std::size_t>(feature_count(feature_schema(variant().rules))));
   for (const float v : w.values) EXPECT_TRUE(std::isfinite(v));
   EXPECT_TRUE(w.metadata.is_object());
   // Every variant ships what dama's own self-play and tuner made of the
@@ -78,7 +78,7 @@ TEST_P(DefaultWeightsTest, TheFileInTheSourceTreeIsTheOneBuiltIn) {
 
 TEST_P(DefaultWeightsTest, AreSensible) {
   const Weights w = default_weights(variant());
-  const BoardShape size = variant().rules.board;
+  const FeatureSchema size = feature_schema(variant().rules);
   auto weight = [&](const std::string& name, bool endgame) { return w.values[weight_index(size, name, endgame)]; };
   if (no_move_wins(variant().rules)) {
     // poddavki: pieces are what a player wants to be rid of, a king in the
@@ -104,9 +104,11 @@ TEST_P(DefaultWeightsTest, TheHandSetStartLoadsAndIsSensible) {
   const std::string path = kShippedDir + "handset/" + GetParam() + ".json";
   const Weights w = load_weights(path, variant());
   EXPECT_EQ(w.metadata.value("source", ""), "hand-set defaults");
-  EXPECT_NE(w.values, default_weights(variant()).values) << "the built-in weights are the tuned ones";
+  // Bashni ships its hand-set start until dama's own fit of it is measured
+  // (docs/rules-russian-family.md); every other variant ships tuned weights.
+  if (variant().name != "bashni") EXPECT_NE(w.values, default_weights(variant()).values) << "the built-in weights are the tuned ones";
   if (no_move_wins(variant().rules)) return;
-  const BoardShape size = variant().rules.board;
+  const FeatureSchema size = feature_schema(variant().rules);
   auto weight = [&](const std::string& name, bool endgame) { return w.values[weight_index(size, name, endgame)]; };
   EXPECT_EQ(weight("material.man", false), 100);
   const float king = weight("material.king", false);

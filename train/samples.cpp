@@ -86,7 +86,7 @@ template <RuleSet R>
 void extract_all(SampleSet& set, std::span<const PositionRow> rows, std::uint64_t first_row, EvalModel model) {
   using Board = BoardFor<R>;
   set.clear();
-  set.weight_count = 2 * model_feature_count(Board::kShape, model);
+  set.weight_count = 2 * model_feature_count(feature_schema(R), model);
   set.offsets.reserve(rows.size() + 1);
   set.results.reserve(rows.size());
   set.scores.reserve(rows.size());

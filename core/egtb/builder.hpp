@@ -272,6 +272,7 @@ class PairBuilder {
 template <RuleSet R>
 bool build_tables(const BuildOptions& options, Tablebase<R>& tables, const std::function<void(const SliceReport&)>& on_slice,
                   const std::function<bool()>& stop) {
+  refuse_towers<R>("endgame table build");
   std::filesystem::create_directories(options.dir);
   check_can_write(table_path(options.dir, Material{0, 1, 0, 1}), "endgame table");
   const auto order = materials_in_build_order(options.pieces);

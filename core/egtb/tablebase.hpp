@@ -33,6 +33,14 @@ TableIdentity identity_of(const Material& m) {
   return {rules_name(R), describe(R), m};
 }
 
+// A slice is indexed by where the top pieces stand; bashni's towers hold
+// pieces under them that no index here counts, so it has no tables.
+template <RuleSet R>
+void refuse_towers(const std::string& what) {
+  if constexpr (has_towers(R))
+    throw Error(what + ": bashni has no endgame tables (a table indexes single pieces, not towers)");
+}
+
 template <RuleSet R>
 class Tablebase {
  public:
@@ -49,6 +57,7 @@ class Tablebase {
   // Every slice file of `dir` (DIR/<code>.wdl), each checked; throws
   // dama::Error naming the file for a bad one or a directory with none.
   static Tablebase load(const std::string& dir, const std::string& what = "--egtb") {
+    refuse_towers<R>(what);
     Tablebase tb;
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) throw Error(what + " " + dir + ": not a directory");

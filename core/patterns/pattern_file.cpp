@@ -37,8 +37,8 @@ struct Layout {
 };
 
 Layout layout_of(const Variant& variant) {
-  const BoardShape size = variant.rules.board;
-  return {2 * static_cast<std::size_t>(feature_count(size)), 2 * static_cast<std::size_t>(pattern_feature_count(size))};
+  const FeatureSchema size = feature_schema(variant.rules);
+  return {2 * static_cast<std::size_t>(feature_count(size)), 2 * static_cast<std::size_t>(pattern_feature_count(size.board))};
 }
 
 // The checked header, and where the payload starts.
@@ -78,12 +78,12 @@ Header check_file(std::string_view bytes, const std::string& origin, const Varia
   if (text_field("format") != kFormat) refuse("\"format\"", "expected \"dama-pattern-weights\"");
   if (const std::string v = text_field("variant"); v != variant.name)
     refuse("\"variant\"", "the file is for " + as_json_text(v) + ", not " + as_json_text(variant.name));
-  const BoardShape size = variant.rules.board;
+  const FeatureSchema size = feature_schema(variant.rules);
   if (const std::string s = text_field("schema"); s != schema_hash(size))
     refuse("\"schema\"", "the file has named-feature schema " + as_json_text(s) + ", this build's is " + as_json_text(schema_hash(size)));
-  if (const std::string s = text_field("pattern_schema"); s != pattern_schema_hash(size))
+  if (const std::string s = text_field("pattern_schema"); s != pattern_schema_hash(size.board))
     refuse("\"pattern_schema\"", "the file has pattern schema " + as_json_text(s) + ", this build's is " +
-                                     as_json_text(pattern_schema_hash(size)) + " (other regions)");
+                                     as_json_text(pattern_schema_hash(size.board)) + " (other regions)");
   const auto families = h.doc.find("families");
   if (families == h.doc.end() || !families->is_array() || families->size() != 2)
     refuse("\"families\"", "expected the two families named and patterns");
@@ -164,7 +164,7 @@ std::string render_pattern_file(const Weights& w, const Variant& variant, const 
       {"format", kFormat},
       {"version", kVersion},
       {"variant", variant.name},
-      {"schema", schema_hash(variant.rules.board)},
+      {"schema", schema_hash(feature_schema(variant.rules))},
       {"pattern_schema", pattern_schema_hash(variant.rules.board)},
       {"families",
        nlohmann::json::array({{{"name", "named"}, {"values", layout.named_values}, {"encoding", "float32"}},

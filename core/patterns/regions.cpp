@@ -23,7 +23,7 @@ std::string region_listing() {
 
 }  // namespace
 
-std::string feature_name(BoardShape board, int feature) {
+std::string feature_name(FeatureSchema board, int feature) {
   const auto& names = feature_names(board);
   if (feature < static_cast<int>(names.size())) return names[static_cast<std::size_t>(feature)];
   const int p = feature - static_cast<int>(names.size());

@@ -154,6 +154,6 @@ const std::string& pattern_schema_hash(BoardShape board);
 std::string describe_regions(BoardShape board);
 // The name of any feature of the pattern model: the named schema's, or
 // "pattern.r<region>.<digits>", digit i the state of the region's i-th square.
-std::string feature_name(BoardShape board, int feature);
+std::string feature_name(FeatureSchema schema, int feature);
 
 }  // namespace dama

@@ -1,8 +1,5 @@
-// Bashni's rule set (docs/rules-russian-family.md, "Bashni"): Russian
-// draughts' rules, with every jumped tower's top piece put under the
-// capturing tower.  Kept here until bashni is an entry of kVariants: the
-// tower position and its moves exist and are tested (tests/tower_position_test.cpp),
-// the rest of the program does not play it yet.
+// Bashni's rule set (docs/rules-russian-family.md, "Bashni"), by name, for
+// code and tests that are about towers only.
 #pragma once
 
 #include <algorithm>
@@ -12,10 +9,7 @@
 
 namespace dama {
 
-inline constexpr RuleSet kBashniRules = [] {
-  RuleSet r = std::ranges::find(kVariants, std::string_view("russian"), &Variant::name)->rules;
-  r.prisoners = Prisoners::UnderCapturer;
-  return r;
-}();
+inline constexpr RuleSet kBashniRules = std::ranges::find(kVariants, std::string_view("bashni"), &Variant::name)->rules;
+static_assert(has_towers(kBashniRules));
 
 }  // namespace dama

@@ -65,6 +65,31 @@ constexpr std::uint64_t key(int bit, int i, Piece p) {
   return splitmix64(state);
 }
 
+// The squares strictly between two squares on one diagonal.
+template <class Board>
+constexpr typename Board::Bitboard between(int from_bit, int to_bit) {
+  const int a = Board::kSquareOfBit[from_bit], b = Board::kSquareOfBit[to_bit];
+  const int x0 = Board::x_of_square(a), y0 = Board::y_of_square(a);
+  const int x1 = Board::x_of_square(b), y1 = Board::y_of_square(b);
+  const int dx = x1 > x0 ? 1 : -1, dy = y1 > y0 ? 1 : -1;
+  typename Board::Bitboard out = 0;
+  for (int x = x0 + dx, y = y0 + dy; x != x1; x += dx, y += dy) out |= Board::square_bit(Board::square_of_xy(x, y));
+  return out;
+}
+
+// Calls f(bit) for each square capture m jumps, in the order jumped: the one
+// captured square between each two consecutive stops of its path.  The
+// order prisoners go under the tower, and the order the Hub writes them.
+template <class Board, class F>
+constexpr void for_each_jumped(const Move<Board>& m, F&& f) {
+  int at = m.from;
+  for (int i = 0; i <= m.landing_count; ++i) {
+    const int stop = i < m.landing_count ? m.landings[i] : m.to;
+    f(lowest_bit(static_cast<typename Board::Bitboard>(m.captured & between<Board>(at, stop))));
+    at = stop;
+  }
+}
+
 }  // namespace towers
 
 template <class Board>
@@ -108,7 +133,7 @@ struct Position<Towers<B>> {
     towers::Below moving = below[m.from];
     next.below[m.from] = 0;
     if (m.captured) {
-      for_each_jumped(m, [&](int bit) {
+      towers::for_each_jumped(m, [&](int bit) {
         const Bitboard square = Bitboard{1} << bit;
         moving = towers::with_bottom(moving, top(bit));
         next.pieces[index(~C)] &= ~square;
@@ -167,28 +192,21 @@ struct Position<Towers<B>> {
     return p;
   }
 
- private:
-  // Calls f(bit) for each square m jumps, in the order jumped: the one
-  // captured square between each two consecutive stops of its path.
-  template <class F>
-  static constexpr void for_each_jumped(const Move<Board>& m, F&& f) {
-    int at = m.from;
-    for (int i = 0; i <= m.landing_count; ++i) {
-      const int stop = i < m.landing_count ? m.landings[i] : m.to;
-      f(lowest_bit(static_cast<Bitboard>(m.captured & between(at, stop))));
-      at = stop;
-    }
-  }
-  // The squares strictly between two squares on one diagonal.
-  static constexpr Bitboard between(int from_bit, int to_bit) {
-    const int a = Board::kSquareOfBit[from_bit], b = Board::kSquareOfBit[to_bit];
-    const int x0 = Board::x_of_square(a), y0 = Board::y_of_square(a);
-    const int x1 = Board::x_of_square(b), y1 = Board::y_of_square(b);
-    const int dx = x1 > x0 ? 1 : -1, dy = y1 > y0 ? 1 : -1;
-    Bitboard out = 0;
-    for (int x = x0 + dx, y = y0 + dy; x != x1; x += dx, y += dy) out |= Board::square_bit(Board::square_of_xy(x, y));
-    return out;
-  }
 };
+
+namespace towers {
+
+// Bit i set: the i-th top piece capture m takes in p is a king.  With the
+// move's ends and captured squares this names a capture uniquely (the
+// generator's identity of a tower capture), so datasets store it.
+template <class B>
+std::uint32_t prisoner_kings(const Position<Towers<B>>& p, const Move<Towers<B>>& m) {
+  std::uint32_t bits = 0;
+  int i = 0;
+  for_each_jumped(m, [&](int bit) { bits |= static_cast<std::uint32_t>((p.kings >> bit) & 1) << i++; });
+  return bits;
+}
+
+}  // namespace towers
 
 }  // namespace dama

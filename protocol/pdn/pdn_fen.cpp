@@ -68,7 +68,8 @@ std::string to_pdn_fen(const Position<Board>& p, const PdnGameType& type) {
       const auto b = Board::square_bit(s);
       if (!(p.of(c) & b)) continue;
       const std::string name = pdn_square_name<Board>(Board::kBitOfSquare[s], type);
-      pieces.emplace_back(native_square_number<Board>(s, type.numbering), ((p.kings & b) ? "K" : "") + name);
+      pieces.emplace_back(native_square_number<Board>(s, type.numbering),
+                          ((p.kings & b) ? "K" : "") + name + tower_suffix(p, Board::kBitOfSquare[s]));
     }
     std::sort(pieces.begin(), pieces.end());
     for (std::size_t i = 0; i < pieces.size(); ++i) out += (i ? "," : "") + pieces[i].second;
@@ -94,8 +95,14 @@ Position<Board> parse_pdn_fen(std::string_view text, const PdnGameType& type) {
       item = trimmed(item);
       if (item.empty()) fail(text, "empty entry in a square list");
       const bool king = item.front() == 'K' || item.front() == 'k';
-      for (int s : dama_squares<Board>(text, king ? item.substr(1) : item, type)) {
-        dama_fen += (first ? "" : ",") + std::string(king ? "K" : "") + std::to_string(s);
+      if (king) item.remove_prefix(1);
+      // Bashni's towers: the suffix after the square is dama's FEN's too.
+      const std::size_t tower_at = tower_suffix_start(item);
+      const std::string_view under = tower_at == std::string_view::npos ? std::string_view() : item.substr(tower_at);
+      if (!under.empty() && item.substr(0, tower_at).find('-') != std::string_view::npos)
+        fail(text, "range " + std::string(item) + " with a tower: give its squares one by one");
+      for (int s : dama_squares<Board>(text, item.substr(0, tower_at), type)) {
+        dama_fen += (first ? "" : ",") + std::string(king ? "K" : "") + std::to_string(s) + std::string(under);
         first = false;
       }
     }
@@ -118,5 +125,7 @@ template Position<Board8> parse_pdn_fen<Board8>(std::string_view, const PdnGameT
 template Position<Board10> parse_pdn_fen<Board10>(std::string_view, const PdnGameType&);
 template std::string to_pdn_fen<Board10x8>(const Position<Board10x8>&, const PdnGameType&);
 template Position<Board10x8> parse_pdn_fen<Board10x8>(std::string_view, const PdnGameType&);
+template std::string to_pdn_fen<Towers<Board8>>(const Position<Towers<Board8>>&, const PdnGameType&);
+template Position<Towers<Board8>> parse_pdn_fen<Towers<Board8>>(std::string_view, const PdnGameType&);
 
 }  // namespace dama

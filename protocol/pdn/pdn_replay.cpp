@@ -129,7 +129,7 @@ PdnGame<R> replay_pdn_game(const PdnGameText& game, const Variant& variant, std:
 #define DAMA_REPLAY_PDN(I)                                                                                   \
   template PdnGame<kCompiledRuleSets[I]> replay_pdn_game<kCompiledRuleSets[I]>(const PdnGameText&, const Variant&, \
                                                                                std::string_view);
-static_assert(kCompiledRuleSets.size() == 15, "one instantiation below for each compiled rule set");
+static_assert(kCompiledRuleSets.size() == 16, "one instantiation below for each compiled rule set");
 DAMA_REPLAY_PDN(0)
 DAMA_REPLAY_PDN(1)
 DAMA_REPLAY_PDN(2)
@@ -145,6 +145,7 @@ DAMA_REPLAY_PDN(11)
 DAMA_REPLAY_PDN(12)
 DAMA_REPLAY_PDN(13)
 DAMA_REPLAY_PDN(14)
+DAMA_REPLAY_PDN(15)
 #undef DAMA_REPLAY_PDN
 
 }  // namespace dama
