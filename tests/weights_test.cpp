@@ -104,9 +104,7 @@ TEST_P(DefaultWeightsTest, TheHandSetStartLoadsAndIsSensible) {
   const std::string path = kShippedDir + "handset/" + GetParam() + ".json";
   const Weights w = load_weights(path, variant());
   EXPECT_EQ(w.metadata.value("source", ""), "hand-set defaults");
-  // Bashni ships its hand-set start until dama's own fit of it is measured
-  // (docs/rules-russian-family.md); every other variant ships tuned weights.
-  if (variant().name != "bashni") EXPECT_NE(w.values, default_weights(variant()).values) << "the built-in weights are the tuned ones";
+  EXPECT_NE(w.values, default_weights(variant()).values) << "the built-in weights are the tuned ones";
   if (no_move_wins(variant().rules)) return;
   const FeatureSchema size = feature_schema(variant().rules);
   auto weight = [&](const std::string& name, bool endgame) { return w.values[weight_index(size, name, endgame)]; };
