@@ -3,6 +3,8 @@
 # threads (the scaling ratio), for russian and international.
 #   scripts/bench_selfplay.sh [DEPTH] [GAMES]      defaults: depth 8, 40 games
 #   VARIANTS="russian" DAMA=path/to/dama ...       other variants or another build
+#   WEIGHTS=builtin:patterns ...                   other weights (a file, builtin:linear or
+#                                                  builtin:patterns; default: the config's built-in)
 # Writes into a temporary directory and removes it.  Quote ratios: the
 # machines are noisy.
 set -euo pipefail
@@ -27,7 +29,8 @@ games = 1000
 seconds = 3600
 TOML
     start=$(date +%s.%N)
-    "$dama" selfplay --config "$work/job.toml" --games "$games" --threads "$threads" --out "$work/$variant-$threads.h5" >/dev/null 2>&1
+    "$dama" selfplay --config "$work/job.toml" --games "$games" --threads "$threads" \
+      ${WEIGHTS:+--weights "$WEIGHTS"} --out "$work/$variant-$threads.h5" >/dev/null 2>&1
     end=$(date +%s.%N)
     positions=$(/usr/bin/python3 -c "import h5py,sys; print(h5py.File(sys.argv[1],'r')['positions/ply'].shape[0])" "$work/$variant-$threads.h5")
     awk -v v="$variant" -v d="$depth" -v t="$threads" -v s="$start" -v e="$end" -v p="$positions" \
