@@ -75,6 +75,7 @@ void run(const PipelineOptions& o) {
   if (o.generations > 0) c.generations = o.generations;
   if (!o.run_dir.empty()) c.run_dir = o.run_dir;
   validate(c);
+  check_step_configs(c);
   const StopSignal stop({SecondSignal::Counted});
   PipelineHooks hooks;
   hooks.run = run_child;

@@ -10,10 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include "atomic_file.hpp"
+#include "config.hpp"
 #include "config_file.hpp"
 #include "error.hpp"
 #include "openings.hpp"
 #include "player_spec.hpp"
+#include "selfplay.hpp"
 #include "variant.hpp"
 #include "weights.hpp"
 
@@ -339,6 +341,23 @@ void validate(PipelineConfig& c) {
   if (c.selfplay_config.empty()) {
     const std::string shipped = "configs/selfplay/" + c.variant + ".toml";
     if (fs::exists(shipped)) c.selfplay_config = shipped;
+  }
+}
+
+void check_step_configs(const PipelineConfig& c) {
+  if (!c.selfplay_config.empty()) {
+    try {
+      load_selfplay_config(c.selfplay_config);
+    } catch (const Error& e) {
+      throw Error(std::string("selfplay.config: ") + e.what());
+    }
+  }
+  if (!c.tune_config.empty()) {
+    try {
+      train::load_train_config(c.tune_config);
+    } catch (const Error& e) {
+      throw Error(std::string("tune.config: ") + e.what());
+    }
   }
 }
 

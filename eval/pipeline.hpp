@@ -45,6 +45,10 @@ struct PipelineConfig {
 
 PipelineConfig load_pipeline_config(const std::string& path);
 void validate(PipelineConfig& config);
+// Reads the self-play and tuner configs the steps will be given, so that a
+// missing or bad file is refused before the first self-play rather than
+// after it (hours into a run): throws naming the pipeline's field and the file.
+void check_step_configs(const PipelineConfig& config);
 
 // What the match of a generation reported.
 struct MatchSummary {

@@ -213,10 +213,50 @@ TEST(PipelineConfigFile, BadValuesAreRefused) {
   c.match_limit = "depth=3";
   c.promote = "vibes";
   EXPECT_THROW(validate(c), Error);
-  for (const char* name : {"russian", "czech", "quick", "poddavki", "poddavki-quick"}) {
-    PipelineConfig shipped = load_pipeline_config(std::string(DAMA_SOURCE_DIR) + "/configs/pipeline/" + name + ".toml");
-    EXPECT_NO_THROW(validate(shipped)) << name;
+}
+
+// Every shipped pipeline config, and the self-play and tuner configs it
+// names (paths relative to the repository's top, where users run them).
+TEST(PipelineConfigFile, EveryShippedConfigAndTheStepConfigsItNamesAreAccepted) {
+  const fs::path top = DAMA_SOURCE_DIR;
+  int seen = 0;
+  for (const auto& entry : fs::directory_iterator(top / "configs" / "pipeline")) {
+    if (entry.path().extension() != ".toml") continue;
+    SCOPED_TRACE(entry.path().string());
+    ++seen;
+    PipelineConfig shipped = load_pipeline_config(entry.path().string());
+    ASSERT_NO_THROW(validate(shipped));
+    for (std::string* step : {&shipped.selfplay_config, &shipped.tune_config})
+      if (!step->empty() && fs::path(*step).is_relative()) *step = (top / *step).string();
+    EXPECT_NO_THROW(check_step_configs(shipped));
   }
+  EXPECT_GE(seen, 8);
+}
+
+TEST(PipelineConfigFile, AMissingOrBadStepConfigIsRefusedBeforeAnyStep) {
+  const fs::path dir = fs::temp_directory_path() / ("dama-pipeline-steps-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  PipelineConfig c;
+  c.tune_config = (dir / "no-such-tune.toml").string();
+  validate(c);  // the values are fine; the file is what is missing
+  try {
+    check_step_configs(c);
+    ADD_FAILURE() << "a missing tuner config was accepted";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), ::testing::StartsWith("tune.config: " + c.tune_config));
+  }
+  c.tune_config.clear();
+  c.selfplay_config = (dir / "bad-selfplay.toml").string();
+  std::ofstream(c.selfplay_config) << "[search]\ndepht = 6\n";
+  try {
+    check_step_configs(c);
+    ADD_FAILURE() << "a self-play config with an unknown key was accepted";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), ::testing::StartsWith("selfplay.config: " + c.selfplay_config));
+  }
+  c.selfplay_config.clear();
+  EXPECT_NO_THROW(check_step_configs(c));  // none named: the built-in settings
+  fs::remove_all(dir);
 }
 
 }  // namespace
