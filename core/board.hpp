@@ -121,6 +121,15 @@ struct BoardTables {
       if (y_of_square(s) == y) b |= Bitboard{1} << make_bit_of_square()[s];
     return b;
   }
+  // The men of side `side` (0 White, 1 Black) at the start: every dark
+  // square of its kHeight / 2 - 1 nearest rows (kStartMen of them).
+  static constexpr Bitboard make_start_men(int side) {
+    const int rows = kHeight / 2 - 1;
+    Bitboard b = 0;
+    for (int y = 0; y < kHeight; ++y)
+      if (side == 0 ? y < rows : y >= kHeight - rows) b |= make_row(y);
+    return b;
+  }
 };
 
 struct Layout8 {

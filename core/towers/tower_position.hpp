@@ -183,11 +183,8 @@ struct Position<Towers<B>> {
   // Russian draughts' start: a man on every square of a side's 3 nearest rows.
   static constexpr Position start(Color first_player) {
     Position p;
-    const int rows = Board::kHeight / 2 - 1;
-    for (int y = 0; y < Board::kHeight; ++y) {
-      if (y < rows) p.pieces[0] |= Board::T::make_row(y);
-      if (y >= Board::kHeight - rows) p.pieces[1] |= Board::T::make_row(y);
-    }
+    p.pieces[0] = Board::T::make_start_men(0);
+    p.pieces[1] = Board::T::make_start_men(1);
     p.side = first_player;
     return p;
   }
