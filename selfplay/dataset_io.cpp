@@ -135,6 +135,38 @@ void write_virtual_table(const h5::File& f, const std::string& group, const std:
   });
 }
 
+// A table of `rows` rows whose columns are filled later, a range at a time
+// (write_table_range): how write_joined_file copies parts without holding them all.
+template <class Columns>
+void create_table(const h5::File& f, const std::string& group, std::uint64_t rows, Columns columns) {
+  h5::create_group(f, group);
+  columns([&](const char* name, auto member, std::size_t width) {
+    using T = typename MemberType<decltype(member)>::type;
+    const h5::Handle type = column_type<T>(width);
+    const std::size_t element_size = std::is_same_v<T, std::string> ? width : sizeof(T);
+    h5::create_column(f, group + "/" + name, type, rows, element_size);
+  });
+}
+
+template <class Row, class Columns>
+void write_table_range(const h5::File& f, const std::string& group, const std::vector<Row>& rows, std::uint64_t first,
+                       Columns columns) {
+  columns([&](const char* name, auto member, std::size_t width) {
+    using T = typename MemberType<decltype(member)>::type;
+    const std::string column = group + "/" + name;
+    std::vector<T> values;
+    values.reserve(rows.size());
+    for (const Row& r : rows) values.push_back(r.*member);
+    if constexpr (std::is_same_v<T, std::string>) {
+      const std::vector<char> packed = h5::pack_strings(f, column, values, width);
+      const h5::Handle type = h5::string_type(width);
+      h5::write_column_range(f, column, type, first, packed.data(), rows.size());
+    } else {
+      h5::write_column_range(f, column, h5::native_type<T>(), first, values.data(), rows.size());
+    }
+  });
+}
+
 void write_meta(const h5::File& f, const DatasetMeta& m) {
   h5::set_attribute(f, "schema_version", m.schema_version);
   h5::set_attribute(f, "variant", m.variant);
@@ -391,6 +423,34 @@ void write_master_file(const std::string& path, const DatasetMeta& meta, const s
     write_virtual_table(f, "positions", parts, &PartCounts::positions, [&](auto c) { position_columns(c, towers); });
     write_virtual_table(f, "games", parts, &PartCounts::games, [](auto c) { game_columns(c); });
     write_virtual_table(f, "moves", parts, &PartCounts::moves, [&](auto c) { move_columns(c, towers); });
+  });
+}
+
+void write_joined_file(const std::string& path, const DatasetMeta& meta, const std::vector<PartCounts>& parts) {
+  std::uint64_t positions = 0, games = 0, moves = 0;
+  for (const PartCounts& p : parts) positions += p.positions, games += p.games, moves += p.moves;
+  const bool towers = holds_towers(meta.variant);
+  const auto position_table = [&](auto c) { position_columns(c, towers); };
+  const auto game_table = [](auto c) { game_columns(c); };
+  const auto move_table = [&](auto c) { move_columns(c, towers); };
+  write_atomically(path, [&](const h5::File& f) {
+    write_meta(f, meta);
+    create_table(f, "positions", positions, position_table);
+    create_table(f, "games", games, game_table);
+    create_table(f, "moves", moves, move_table);
+    PartCounts at;
+    for (const PartCounts& p : parts) {
+      const Dataset part = read_dataset(p.path);
+      if (part.positions.size() != p.positions || part.games.size() != p.games || part.moves.size() != p.moves)
+        throw Error(p.path + ": holds " + std::to_string(part.games.size()) + " games, " +
+                    std::to_string(part.positions.size()) + " positions and " + std::to_string(part.moves.size()) +
+                    " moves; counted " + std::to_string(p.games) + ", " + std::to_string(p.positions) + " and " +
+                    std::to_string(p.moves) + " (changed while being joined?)");
+      write_table_range(f, "positions", part.positions, at.positions, position_table);
+      write_table_range(f, "games", part.games, at.games, game_table);
+      write_table_range(f, "moves", part.moves, at.moves, move_table);
+      at.positions += p.positions, at.games += p.games, at.moves += p.moves;
+    }
   });
 }
 

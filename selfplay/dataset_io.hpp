@@ -52,6 +52,11 @@ PartCounts count_rows(const std::string& path, const std::string& path_in_master
 // Writes a master file at `path` that joins `parts` with virtual datasets, atomically.
 void write_master_file(const std::string& path, const DatasetMeta& meta, const std::vector<PartCounts>& parts);
 
+// Writes the rows of `parts` (paths as this process opens them), one part after
+// another, as one plain file at `path`, atomically.  One part is in memory at
+// a time, so a job of any size is joined in the memory of its largest part.
+void write_joined_file(const std::string& path, const DatasetMeta& meta, const std::vector<PartCounts>& parts);
+
 DatasetMeta read_meta(const std::string& path);
 
 // Everything in the file (virtual datasets followed to their parts).

@@ -97,19 +97,38 @@ Handle string_type(std::size_t width) {
   return type;
 }
 
-void write_column_raw(const File& f, const std::string& name, hid_t type, const void* data, std::size_t count,
-                      std::size_t element_size) {
+Handle create_column(const File& f, const std::string& name, hid_t type, std::size_t count, std::size_t element_size) {
   Handle space = column_space(count);
   Handle plist = column_properties(count, element_size);
-  Handle dataset(check(H5Dcreate2(f.id(), name.c_str(), type, space, H5P_DEFAULT, plist, H5P_DEFAULT), f.path(),
-                       "cannot create dataset '" + name + "'"),
-                 H5Dclose);
+  return Handle(check(H5Dcreate2(f.id(), name.c_str(), type, space, H5P_DEFAULT, plist, H5P_DEFAULT), f.path(),
+                      "cannot create dataset '" + name + "'"),
+                H5Dclose);
+}
+
+void write_column_raw(const File& f, const std::string& name, hid_t type, const void* data, std::size_t count,
+                      std::size_t element_size) {
+  Handle dataset = create_column(f, name, type, count, element_size);
   if (count > 0 && H5Dwrite(dataset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
     throw Error(object_name(f, name) + ": cannot write (disk full?)");
 }
 
-void write_string_column(const File& f, const std::string& name, const std::vector<std::string>& values,
-                         std::size_t width) {
+void write_column_range(const File& f, const std::string& name, hid_t type, std::size_t first, const void* data,
+                        std::size_t count) {
+  if (count == 0) return;
+  Handle dataset = open_dataset(f, name);
+  Handle file_space(H5Dget_space(dataset), H5Sclose);
+  const hsize_t start[1] = {first}, size[1] = {count};
+  Handle memory_space(H5Screate_simple(1, size, nullptr), H5Sclose);
+  if (H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, size, nullptr) < 0 ||
+      H5Sselect_valid(file_space) <= 0)
+    throw Error(object_name(f, name) + ": rows " + std::to_string(first) + ".." + std::to_string(first + count) +
+                " lie outside the column");
+  if (H5Dwrite(dataset, type, memory_space, file_space, H5P_DEFAULT, data) < 0)
+    throw Error(object_name(f, name) + ": cannot write (disk full?)");
+}
+
+std::vector<char> pack_strings(const File& f, const std::string& name, const std::vector<std::string>& values,
+                               std::size_t width) {
   std::vector<char> packed(values.size() * width, '\0');
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (values[i].size() > width)
@@ -117,6 +136,12 @@ void write_string_column(const File& f, const std::string& name, const std::vect
                   " characters");
     std::memcpy(packed.data() + i * width, values[i].data(), values[i].size());
   }
+  return packed;
+}
+
+void write_string_column(const File& f, const std::string& name, const std::vector<std::string>& values,
+                         std::size_t width) {
+  const std::vector<char> packed = pack_strings(f, name, values, width);
   Handle type = string_type(width);
   write_column_raw(f, name, type, packed.data(), values.size(), width);
 }

@@ -103,6 +103,18 @@ void write_column(const File& f, const std::string& name, const std::vector<T>& 
 void write_string_column(const File& f, const std::string& name, const std::vector<std::string>& values,
                          std::size_t width);
 
+// A column filled a range at a time: create_column sizes it (chunks and
+// compression as write_column_raw chooses them for `count` elements), and
+// write_column_range fills [first, first + count).  How a file far larger
+// than memory is joined from its parts, one part at a time.
+Handle create_column(const File& f, const std::string& name, hid_t type, std::size_t count, std::size_t element_size);
+void write_column_range(const File& f, const std::string& name, hid_t type, std::size_t first, const void* data,
+                        std::size_t count);
+// Strings as `width`-byte fixed-length elements; one longer than `width` is
+// refused (a dama::Error naming `f` and `name`).
+std::vector<char> pack_strings(const File& f, const std::string& name, const std::vector<std::string>& values,
+                               std::size_t width);
+
 std::size_t column_length(const File& f, const std::string& name);
 void read_column_raw(const File& f, const std::string& name, hid_t type, void* data, std::size_t count);
 template <class T>

@@ -123,8 +123,12 @@ void PartStore::consolidate() {
     write_dataset_file(out_, meta_, {});
     return;
   }
-  const Dataset all = read_dataset(out_);
-  write_dataset_file(out_, meta_, games_of(all));
+  // Part by part, not read whole: a night's job holds tens of millions of
+  // positions, and reading them at once took 17.6 GB for 300 000 games.
+  std::vector<PartCounts> files = parts_;
+  const fs::path directory = fs::path(out_).parent_path();
+  for (PartCounts& p : files) p.path = (directory / p.path).string();
+  write_joined_file(out_, meta_, files);
   fs::remove_all(parts_dir());
   parts_.clear();
 }

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
+#include <tuple>
+#include <utility>
 
 #include "dataset_io.hpp"
 #include "fen.hpp"
@@ -201,6 +203,60 @@ void expect_same_games(const Dataset& a, const Dataset& b) {
     EXPECT_EQ(a.positions[i].best_move, b.positions[i].best_move) << i;
   }
   for (std::size_t i = 0; i < a.moves.size(); ++i) EXPECT_EQ(a.moves[i].move, b.moves[i].move) << i;
+}
+
+// The end of a job: its parts joined into one plain file part by part
+// (write_joined_file) hold the rows the master's virtual datasets show, in
+// order, every column, and a part that no longer matches its count is refused.
+TEST(Dataset, PartsJoinedOneAtATimeHoldWhatTheMasterShows) {
+  TempDir dir;
+  SelfplayConfig job = small_job(dir / "src.h5", 7);
+  run_selfplay(job, false, {});
+  const Dataset source = read_dataset(job.out);
+  const std::vector<GameRecord> games = games_of(source);
+  std::vector<PartCounts> counts;
+  for (const auto& [first, end] : {std::pair<std::size_t, std::size_t>{0, 3}, {3, 4}, {4, 7}}) {
+    const std::string name = "part-" + std::to_string(first) + ".h5";
+    write_dataset_file(dir / name, source.meta, std::vector<GameRecord>(games.begin() + first, games.begin() + end));
+    counts.push_back(count_rows(dir / name, name));
+  }
+  write_master_file(dir / "master.h5", source.meta, counts);
+  std::vector<PartCounts> files = counts;
+  for (PartCounts& p : files) p.path = dir / p.path;
+  write_joined_file(dir / "joined.h5", source.meta, files);
+
+  const Dataset master = read_dataset(dir / "master.h5"), joined = read_dataset(dir / "joined.h5");
+  expect_same_games(master, joined);
+  ASSERT_EQ(joined.positions.size(), source.positions.size());
+  for (std::size_t i = 0; i < joined.positions.size(); ++i) {
+    const PositionRow &a = joined.positions[i], &b = source.positions[i];
+    EXPECT_EQ(std::tie(a.own_men, a.own_kings, a.opp_men, a.opp_kings, a.side_to_move, a.ply, a.quiet_plies,
+                       a.game_id, a.score, a.best_move, a.best_captured, a.result),
+              std::tie(b.own_men, b.own_kings, b.opp_men, b.opp_kings, b.side_to_move, b.ply, b.quiet_plies,
+                       b.game_id, b.score, b.best_move, b.best_captured, b.result))
+        << i;
+  }
+  for (std::size_t i = 0; i < joined.games.size(); ++i) {
+    EXPECT_EQ(joined.games[i].start_fen, source.games[i].start_fen);
+    EXPECT_EQ(joined.games[i].reason, source.games[i].reason);
+    EXPECT_EQ(joined.games[i].seed, source.games[i].seed);
+  }
+  for (std::size_t i = 0; i < joined.moves.size(); ++i) {
+    EXPECT_EQ(joined.moves[i].game_id, source.moves[i].game_id);
+    EXPECT_EQ(joined.moves[i].captured, source.moves[i].captured);
+  }
+  EXPECT_EQ(joined.meta.config, source.meta.config);
+  EXPECT_EQ(joined.meta.seed, source.meta.seed);
+
+  files[1].positions += 1;  // the part changed under the job
+  try {
+    write_joined_file(dir / "bad.h5", source.meta, files);
+    FAIL() << "a part of another size was joined";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr(files[1].path));
+  }
+  EXPECT_FALSE(fs::exists(dir / "bad.h5"));
+  EXPECT_FALSE(fs::exists(dir / "bad.h5.tmp"));
 }
 
 TEST(SelfplayJob, TheSameGamesWhateverTheThreadCount) {
