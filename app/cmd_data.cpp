@@ -65,28 +65,8 @@ void info(const std::string& path) {
 }
 
 void merge(const std::string& out, const std::vector<std::string>& inputs) {
-  std::vector<GameRecord> games;
-  DatasetMeta meta;
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const Dataset d = read_dataset(inputs[i]);
-    if (i == 0) {
-      meta = d.meta;
-    } else {
-      check_dataset(d.meta, inputs[i], meta.variant);
-      if (d.meta.weights_hash != meta.weights_hash) meta.weights_hash = "mixed";
-      if (d.meta.config != meta.config) meta.config = "# merged from datasets with different configs\n";
-    }
-    // Game ids are renumbered so that they stay unique across the inputs.
-    for (GameRecord& g : games_of(d)) {
-      const std::uint64_t id = games.size();
-      g.game.game_id = id;
-      for (auto& p : g.positions) p.game_id = id;
-      for (auto& m : g.moves) m.game_id = id;
-      games.push_back(std::move(g));
-    }
-  }
-  write_dataset_file(out, meta, games);
-  std::cout << "wrote " << out << ": " << games.size() << " games from " << inputs.size() << " files\n";
+  const std::uint64_t games = merge_datasets(out, inputs);
+  std::cout << "wrote " << out << ": " << games << " games from " << inputs.size() << " files\n";
 }
 
 void export_pdn(const std::string& path, const std::string& out) {

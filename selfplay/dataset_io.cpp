@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <unordered_map>
 #include <numeric>
 #include <type_traits>
 
@@ -426,7 +427,28 @@ void write_master_file(const std::string& path, const DatasetMeta& meta, const s
   });
 }
 
-void write_joined_file(const std::string& path, const DatasetMeta& meta, const std::vector<PartCounts>& parts) {
+namespace {
+
+// Gives the games of `d` the ids first, first + 1, ... in their order, and
+// their positions and moves the same.
+void renumber_games(Dataset& d, std::uint64_t first) {
+  std::unordered_map<std::uint64_t, std::uint64_t> new_id;
+  for (GameRow& g : d.games) {
+    new_id[g.game_id] = first;
+    g.game_id = first++;
+  }
+  const auto id_for = [&](std::uint64_t id) {
+    const auto it = new_id.find(id);
+    if (it == new_id.end()) throw Error(d.meta.variant + " dataset: rows of game " + std::to_string(id) + " but no such game");
+    return it->second;
+  };
+  for (PositionRow& p : d.positions) p.game_id = id_for(p.game_id);
+  for (MoveRow& m : d.moves) m.game_id = id_for(m.game_id);
+}
+
+enum class GameIds { kKept, kRenumbered };
+
+void join_files(const std::string& path, const DatasetMeta& meta, const std::vector<PartCounts>& parts, GameIds ids) {
   std::uint64_t positions = 0, games = 0, moves = 0;
   for (const PartCounts& p : parts) positions += p.positions, games += p.games, moves += p.moves;
   const bool towers = holds_towers(meta.variant);
@@ -440,18 +462,45 @@ void write_joined_file(const std::string& path, const DatasetMeta& meta, const s
     create_table(f, "moves", moves, move_table);
     PartCounts at;
     for (const PartCounts& p : parts) {
-      const Dataset part = read_dataset(p.path);
+      Dataset part = read_dataset(p.path);
       if (part.positions.size() != p.positions || part.games.size() != p.games || part.moves.size() != p.moves)
         throw Error(p.path + ": holds " + std::to_string(part.games.size()) + " games, " +
                     std::to_string(part.positions.size()) + " positions and " + std::to_string(part.moves.size()) +
                     " moves; counted " + std::to_string(p.games) + ", " + std::to_string(p.positions) + " and " +
                     std::to_string(p.moves) + " (changed while being joined?)");
+      if (ids == GameIds::kRenumbered) renumber_games(part, at.games);
       write_table_range(f, "positions", part.positions, at.positions, position_table);
       write_table_range(f, "games", part.games, at.games, game_table);
       write_table_range(f, "moves", part.moves, at.moves, move_table);
       at.positions += p.positions, at.games += p.games, at.moves += p.moves;
     }
   });
+}
+
+}  // namespace
+
+void write_joined_file(const std::string& path, const DatasetMeta& meta, const std::vector<PartCounts>& parts) {
+  join_files(path, meta, parts, GameIds::kKept);
+}
+
+std::uint64_t merge_datasets(const std::string& out, const std::vector<std::string>& inputs) {
+  DatasetMeta meta;
+  std::vector<PartCounts> parts;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const DatasetMeta m = read_meta(inputs[i]);
+    if (i == 0) {
+      meta = m;
+    } else {
+      check_dataset(m, inputs[i], meta.variant);
+      if (m.weights_hash != meta.weights_hash) meta.weights_hash = "mixed";
+      if (m.config != meta.config) meta.config = "# merged from datasets with different configs\n";
+    }
+    parts.push_back(count_rows(inputs[i], inputs[i]));
+  }
+  join_files(out, meta, parts, GameIds::kRenumbered);
+  std::uint64_t games = 0;
+  for (const PartCounts& p : parts) games += p.games;
+  return games;
 }
 
 DatasetMeta read_meta(const std::string& path) { return read_meta(h5::File::open_read(path)); }

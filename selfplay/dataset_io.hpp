@@ -57,6 +57,12 @@ void write_master_file(const std::string& path, const DatasetMeta& meta, const s
 // a time, so a job of any size is joined in the memory of its largest part.
 void write_joined_file(const std::string& path, const DatasetMeta& meta, const std::vector<PartCounts>& parts);
 
+// Joins whole datasets of one variant (plain or master files) into one plain
+// file at `out`, atomically, one input in memory at a time, the games
+// renumbered 0, 1, ... in input order; returns how many.  The metadata are
+// the first input's, with "mixed" weights and a note for a config that differ.
+std::uint64_t merge_datasets(const std::string& out, const std::vector<std::string>& inputs);
+
 DatasetMeta read_meta(const std::string& path);
 
 // Everything in the file (virtual datasets followed to their parts).

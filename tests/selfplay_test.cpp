@@ -469,6 +469,18 @@ TEST(DataCommands, InfoMergeAndExportPdn) {
   const Dataset m = read_dataset(dir / "m.h5");
   ASSERT_EQ(m.games.size(), 5u);
   for (std::size_t i = 0; i < m.games.size(); ++i) EXPECT_EQ(m.games[i].game_id, i);
+  // b's games follow a's, and their positions and moves moved with them.
+  const Dataset da = read_dataset(a.out), db = read_dataset(b.out);
+  ASSERT_EQ(m.positions.size(), da.positions.size() + db.positions.size());
+  ASSERT_EQ(m.moves.size(), da.moves.size() + db.moves.size());
+  for (std::size_t i = 0; i < db.positions.size(); ++i) {
+    const PositionRow &merged = m.positions[da.positions.size() + i], &original = db.positions[i];
+    EXPECT_EQ(merged.game_id, original.game_id + 3) << i;
+    EXPECT_EQ(merged.own_men, original.own_men) << i;
+  }
+  for (std::size_t i = 0; i < db.moves.size(); ++i)
+    EXPECT_EQ(m.moves[da.moves.size() + i].game_id, db.moves[i].game_id + 3) << i;
+  for (std::size_t i = 0; i < db.games.size(); ++i) EXPECT_EQ(m.games[3 + i].opening, db.games[i].opening);
 
   const auto info = test::run_dama_process({"data", "info", dir / "m.h5"});
   ASSERT_EQ(info.exit_code, 0) << info;
