@@ -218,7 +218,7 @@ void register_match(CLI::App& app) {
                 "house rule: capturing is not compulsory (8x8 only)");
   cmd->add_option("--a", options->a,
                   "player A: depth=N, nodes=N, movetime=MS or tc=BASE+INC (a game clock, e.g. tc=10+0.1), with weights=FILE|default; "
-                  "or hub:PROGRAM ARGS,depth=N|movetime=MS|tc=BASE+INC[,ponder=true] (an external Hub engine; "
+                  "or hub:PROGRAM ARGS,depth=N|nodes=N|movetime=MS|tc=BASE+INC[,ponder=true] (an external Hub engine; "
                   "ponder=true: it ponders on the opponent's time), "
                   "or dxp:HOST:PORT,tc=SECONDS (a DXP engine listening there, 10x10)")
       ->required();

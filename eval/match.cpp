@@ -139,9 +139,13 @@ class MatchGames {
       hub_ = std::make_unique<HubEngine>(
           HubEngineSettings{spec.hub_command, match.settings_.variant, !match.settings_.no_forced_capture,
                             std::string(draw_rules_name(match.settings_.draw_rules)), match.settings_.tt_megabytes});
-      level_ = spec.limits.depth > 0
-                   ? "depth=" + std::to_string(spec.limits.depth)
-                   : "move-time=" + std::to_string(static_cast<double>(spec.limits.movetime_ms) / 1000);
+      // Hub `level` (Scan 3.1's protocol text: depth=, nodes=, move-time=).
+      if (spec.limits.depth > 0)
+        level_ = "depth=" + std::to_string(spec.limits.depth);
+      else if (spec.limits.nodes > 0)
+        level_ = "nodes=" + std::to_string(spec.limits.nodes);
+      else
+        level_ = "move-time=" + std::to_string(static_cast<double>(spec.limits.movetime_ms) / 1000);
     }
 
     void new_game(const Game<R>& game, Color own) {

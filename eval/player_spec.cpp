@@ -84,8 +84,8 @@ PlayerSpec parse_player_spec(std::string_view text, std::string_view option) {
     start = std::min(text.find(','), text.size());
     spec.hub_command = std::string(text.substr(4, start - 4));
     if (spec.hub_command.find_first_not_of(' ') == std::string::npos)
-      throw Error(context + ": expected hub:PROGRAM [ARGUMENTS],depth=N, ,movetime=MS or ,tc=BASE+INC");
-    if (start == text.size()) throw Error(context + ": no search limit: add ,depth=N, ,movetime=MS or ,tc=BASE+INC");
+      throw Error(context + ": expected hub:PROGRAM [ARGUMENTS],depth=N, ,nodes=N, ,movetime=MS or ,tc=BASE+INC");
+    if (start == text.size()) throw Error(context + ": no search limit: add ,depth=N, ,nodes=N, ,movetime=MS or ,tc=BASE+INC");
     ++start;
   } else if (text.rfind("dxp:", 0) == 0) {
     start = std::min(text.find(','), text.size());
@@ -133,14 +133,15 @@ PlayerSpec parse_player_spec(std::string_view text, std::string_view option) {
   }
   const int limits = (spec.limits.depth != 0) + (spec.limits.nodes != 0) + (spec.limits.movetime_ms != 0);
   if (spec.clock && limits > 0) throw Error(context + ": tc= is a game clock and takes no depth, nodes or movetime");
-  if (!spec.hub_command.empty() && (spec.limits.nodes != 0 || seen.count("weights") || seen.count("threads")))
-    throw Error(context + ": a Hub engine takes depth, movetime or tc only (no nodes; its own weights and threads)");
+  if (!spec.hub_command.empty() && (seen.count("weights") || seen.count("threads")))
+    throw Error(context + ": a Hub engine takes depth, nodes, movetime or tc only (its own weights and threads: "
+                          "hub:PROGRAM hub --param weights=FILE)");
   // Pondering needs the opponent's time to be its own (a clock) and a
   // process of its own to search in while the match waits for the opponent.
   if (spec.ponder && (spec.hub_command.empty() || !spec.clock))
     throw Error(context + ": ponder=true: only a Hub engine under a game clock ponders (hub:PROGRAM,tc=BASE+INC,ponder=true)");
   if (!spec.hub_command.empty() && limits > 1)
-    throw Error(context + ": a Hub engine takes depth or movetime, not both");
+    throw Error(context + ": a Hub engine takes one of depth, nodes and movetime");
   if (!spec.dxp_address.empty()) {
     // DXP's GAMEREQ gives each side whole minutes for the game, and nothing else.
     const bool minutes = spec.clock && spec.clock->moves == 0 && spec.clock->increment_seconds == 0 &&

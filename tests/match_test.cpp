@@ -784,9 +784,26 @@ TEST_F(MatchRun, HubEnginePlaysLikeTheBuiltInPlayer) {
     EXPECT_THAT(e.what(), HasSubstr("hub engine '/no/such/engine hub'"));
   }
   EXPECT_THROW(parse_player_spec("hub:/bin/true", "--a"), Error);          // no limit
-  EXPECT_THROW(parse_player_spec("hub:/bin/true,nodes=5", "--a"), Error);  // no node limit in the protocol
+  EXPECT_THROW(parse_player_spec("hub:/bin/true,nodes=5,depth=2", "--a"), Error);  // one limit
+  EXPECT_THROW(parse_player_spec("hub:/bin/true,nodes=5,weights=w.json", "--a"), Error);  // its own weights
   EXPECT_THROW(parse_player_spec("hub:,depth=2", "--a"), Error);           // no program
   EXPECT_EQ(parse_player_spec("hub:/bin/scan hub,movetime=50", "--a").hub_command, "/bin/scan hub");
+}
+
+// A node limit reaches a Hub engine as `level nodes=N`: dama's own Hub
+// engine plays the built-in player's games at the same node limit, so two
+// builds compare at equal nodes whatever else runs on the machine.
+TEST_F(MatchRun, HubEngineAtANodeLimitPlaysLikeTheBuiltInPlayer) {
+  MatchSettings inside = tiny("inside-nodes", 2);
+  MatchSettings outside = tiny("outside-nodes", 2);
+  inside.a = parse_player_spec("nodes=400", "--a");
+  outside.a = parse_player_spec(std::string("hub:") + DAMA_BINARY + " hub,nodes=400", "--a");
+  run_match(inside);
+  run_match(outside);
+  const auto inside_games = pdn_games(inside.pdn_out), outside_games = pdn_games(outside.pdn_out);
+  ASSERT_EQ(inside_games.size(), 2u);
+  ASSERT_EQ(outside_games.size(), 2u);
+  for (std::size_t g = 0; g < 2; ++g) EXPECT_EQ(movetext_words(outside_games[g]), movetext_words(inside_games[g])) << g;
 }
 
 // Under a clock both players spend most of their time, none flags, and the
