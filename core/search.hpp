@@ -54,6 +54,11 @@
 // halved between searches, not cleared), wide-pruning (the two prunings up to
 // kWidePruningDepth plies left) and iir (a node without a table move from
 // kIirDepth plies left searched a ply shallower).
+// Also measured and off: countermoves (the
+// quiet reply that last cut after the opponent's move is ordered right
+// after the killers) and razoring (a quiet node kRazorDepth or fewer plies
+// from the horizon, neither side with a capture, whose static score is
+// kRazorMargin per ply below alpha fails low unsearched).
 //
 // Aspiration.  From depth kAspirationDepth on, an iteration first searches a
 // window of +-kAspirationWindow around the previous score, widened (doubled)
@@ -121,7 +126,9 @@ struct SearchOptions {
   bool wide_pruning = false;        // reverse futility and late move pruning up to 5 plies left, not 3 (measured, no gain: off)
   bool iir = false;                 // a node with no table move searched a ply shallower (measured, no gain: off)
   bool threat_extension = false;    // at the horizon, a pending capture by the opponent: every reply searched (measured, no gain: off)
-  bool early_reductions = false;    // non-PV nodes reduce from the second move, not the fourth (under test: off)
+  bool early_reductions = false;    // non-PV nodes reduce from the second move, not the fourth (measured, no gain: off)
+  bool countermoves = false;        // the quiet move that last cut after the opponent's move is tried after the killers (measured, no gain: off)
+  bool razoring = false;            // near the horizon, a static score far below alpha fails low unsearched (measured, loses: off)
 };
 
 // The switches by name, for the front ends (Hub parameters, `dama search`
@@ -148,6 +155,10 @@ inline constexpr SearchSwitch kSearchSwitches[] = {
      "at the horizon, a position where only the opponent can capture is searched a ply more"},
     {"early-reductions", &SearchOptions::early_reductions,
      "in non-PV nodes, late move reductions from the second move on (at least a ply), not the fourth"},
+    {"countermoves", &SearchOptions::countermoves,
+     "the quiet reply that last cut after the opponent's move is tried right after the killers"},
+    {"razoring", &SearchOptions::razoring,
+     "a quiet node 1 or 2 plies from the horizon whose static score is far below alpha fails low unsearched"},
 };
 
 // One completed iteration.
@@ -290,6 +301,7 @@ class Searcher {
   struct NodeState {
     std::uint64_t hash;
     DrawCounters counters;
+    std::uint16_t previous = kNoKiller;  // quiet_key of the move that led here (none at the root)
   };
 
   static constexpr int kCheckEvery = 1024;  // nodes between looks at the clock and the stop flag
@@ -319,6 +331,8 @@ class Searcher {
     for (auto& k : killers_) k = {kNoKiller, kNoKiller};
     for (auto& side : history_)
       for (auto& from : side) from.fill(0);
+    for (auto& side : countermoves_)
+      for (auto& from : side) from.fill(kNoKiller);
   }
 
   // keep-history: the killers belong to the plies of the last search and
@@ -326,6 +340,8 @@ class Searcher {
   // later, and is kept at half weight so that the new search soon dominates.
   void age_heuristics() {
     for (auto& k : killers_) k = {kNoKiller, kNoKiller};
+    for (auto& side : countermoves_)
+      for (auto& from : side) from.fill(kNoKiller);
     for (auto& side : history_)
       for (auto& from : side)
         for (int& value : from) value /= 2;
@@ -472,10 +488,11 @@ class Searcher {
   NodeState child_state(const Pos& p, const NodeState& s, const MoveT& m, const Pos& child) const {
     // Towers: what the capture puts under the capturer and frees is in the
     // key too, so the child's key is computed whole.
-    if constexpr (kHoldsTowers<Board>) return {child.hash(), advance(s.counters, p, m, child, draw_rules_)};
+    if constexpr (kHoldsTowers<Board>)
+      return {child.hash(), advance(s.counters, p, m, child, draw_rules_), quiet_key(m)};
     else
       return {zobrist_after_move(s.hash, p.side, p.kings, m.from, m.to, m.captured, m.promotes),
-              advance(s.counters, p, m, child, draw_rules_)};
+              advance(s.counters, p, m, child, draw_rules_), quiet_key(m)};
   }
 
   // The side to move has no legal move: lost, or won in poddavki.
@@ -545,13 +562,17 @@ class Searcher {
     const int pruning_depth = options_.wide_pruning ? kWidePruningDepth : kPruningDepth;
     const bool prunable = !pv_node && ply > 0 && depth <= pruning_depth && !is_win_or_loss(beta) &&
                           !is_win_or_loss(alpha) && !has_capture(moves);
-    if (prunable && options_.reverse_futility && !Gen::template has_capture<~C>(p)) {
+    if (prunable && (options_.reverse_futility || options_.razoring) && !Gen::template has_capture<~C>(p)) {
       const Score standing = static_score(p);
-      if (standing - kFutilityMargin * depth >= beta) return standing;
+      if (options_.reverse_futility && standing - kFutilityMargin * depth >= beta) return standing;
+      // razoring: so far below alpha that no quiet move is likely to bring
+      // it back this near the horizon (neither side has a capture to start
+      // a shot with); the node fails low on its static score.
+      if (options_.razoring && depth <= kRazorDepth && standing + kRazorMargin * depth <= alpha) return standing;
     }
 
     int order[List::kCapacity];
-    score_moves<C>(p, moves, tt_move, ply, order);
+    score_moves<C>(p, moves, tt_move, ply, order, s.previous);
     const bool forced = moves.size() == 1 && ply < 2 * root_depth_;
     const int child_depth = forced ? depth : depth - 1;
     const Score original_alpha = alpha;
@@ -586,7 +607,8 @@ class Searcher {
           alpha = score;
           update_pv(ply, m);
           if (alpha >= beta) {
-            if (!m.is_capture()) reward_quiet_cutoff<C>(moves, i, failed_quiets, failed_quiet_count, ply, depth);
+            if (!m.is_capture())
+              reward_quiet_cutoff<C>(moves, i, failed_quiets, failed_quiet_count, ply, depth, s.previous);
             break;
           }
         }
@@ -748,14 +770,21 @@ class Searcher {
   static constexpr int kTTMoveScore = 1 << 30;
   static constexpr int kCaptureScore = 1 << 26;
   static constexpr int kKillerScore[2] = {1 << 25, 1 << 24};
-  static constexpr int kHistoryCeiling = 1 << 22;  // history stays below the killers
+  static constexpr int kCountermoveScore = 1 << 23;
+  static constexpr int kHistoryCeiling = 1 << 22;  // history stays below the killers and the countermove
+  // razoring: up to this many plies left, this margin per ply below alpha.
+  static constexpr int kRazorDepth = 2;
+  static constexpr Score kRazorMargin = 150;
 
   static std::uint16_t quiet_key(const MoveT& m) { return static_cast<std::uint16_t>(m.from << 8 | m.to); }
 
   // order[i]: how early moves[i] should be tried (higher first).
   template <Color C>
-  void score_moves(const Pos& p, const List& moves, std::uint16_t tt_move, int ply, int* order) const {
+  void score_moves(const Pos& p, const List& moves, std::uint16_t tt_move, int ply, int* order,
+                   std::uint16_t previous = kNoKiller) const {
     const auto& killers = killers_[ply];
+    const std::uint16_t counter =
+        options_.countermoves && previous != kNoKiller ? countermoves_[index(C)][previous >> 8][previous & 0xFF] : kNoKiller;
     // A stored index past the end of the list comes from another position
     // with the same bucket and key bits: ignore it.
     const int tt_index = tt_move < moves.size() ? tt_move : -1;
@@ -770,6 +799,7 @@ class Searcher {
         const std::uint16_t key = quiet_key(m);
         order[i] = key == killers[0] ? kKillerScore[0]
                    : key == killers[1] ? kKillerScore[1]
+                   : key == counter    ? kCountermoveScore
                                        : history_[index(C)][m.from][m.to];
       }
     }
@@ -787,10 +817,12 @@ class Searcher {
   // A quiet move that cut becomes a killer and gains history; with the
   // malus, the quiet moves tried before it at this node lose as much.
   template <Color C>
-  void reward_quiet_cutoff(const List& moves, int cut, const int* failed, int failed_count, int ply, int depth) {
+  void reward_quiet_cutoff(const List& moves, int cut, const int* failed, int failed_count, int ply, int depth,
+                           std::uint16_t previous) {
     const MoveT& m = moves[cut];
     auto& killers = killers_[ply];
     const std::uint16_t key = quiet_key(m);
+    if (options_.countermoves && previous != kNoKiller) countermoves_[index(C)][previous >> 8][previous & 0xFF] = key;
     if (killers[0] != key) {
       killers[1] = killers[0];
       killers[0] = key;
@@ -826,6 +858,8 @@ class Searcher {
   TranspositionTable* tt_;
   std::array<std::array<std::uint16_t, 2>, kMaxPly + 1> killers_{};
   std::array<std::array<std::array<int, 64>, 64>, 2> history_{};  // [side][from bit][to bit]
+  // countermoves: [side to reply][from bit][to bit] of the opponent's last move -> quiet_key of the reply that cut.
+  std::array<std::array<std::array<std::uint16_t, 64>, 64>, 2> countermoves_{};
   std::vector<std::array<MoveT, kMaxPly + 1>> pv_;                 // triangular PV table, by ply
   std::array<int, kMaxPly + 2> pv_length_{};
 
