@@ -40,34 +40,7 @@ void play_cycle(Game<R>& game, const std::vector<std::string>& moves, int plies)
   for (int i = 0; i < plies; ++i) play(game, moves[i % moves.size()]);
 }
 
-// Extends the game by `plies` king moves without capture, each to a position
-// not met before in the game, each leaving the opponent no capture and at
-// least one move -- so the game goes on with kings only and never repeats.
-// A depth-first search over the legal moves in generation order (a copy of
-// the game per try: the games here are a few dozen plies long).  Returns
-// false, leaving the game as it was, when there is no such line.
-template <RuleSet R>
-bool play_fresh_king_moves(Game<R>& game, int plies) {
-  using Board = BoardFor<R>;
-  if (plies == 0) return true;
-  MoveList<Board> moves;
-  MoveGenerator<R>::generate(game.position(), moves);
-  for (const auto& m : moves) {
-    const bool king = game.position().kings & (typename Board::Bitboard{1} << m.from);
-    if (m.is_capture() || !king) continue;
-    const auto next = game.position().after(m);
-    const auto& seen = game.positions();
-    if (std::find(seen.begin(), seen.end(), next) != seen.end()) continue;
-    if (MoveGenerator<R>::has_capture(next) || MoveGenerator<R>::count(next) == 0) continue;
-    Game<R> trial = game;
-    trial.play(m);
-    if (play_fresh_king_moves(trial, plies - 1)) {
-      game = std::move(trial);
-      return true;
-    }
-  }
-  return false;
-}
+using test::play_fresh_king_moves;  // tests/test_support.hpp
 
 // ---------------------------------------------------------------------------
 // No legal move loses; results are from the first player's view.

@@ -563,31 +563,7 @@ TEST(SearchDraws, EightyPlyRule) {
   EXPECT_GE(fresh.search(game.position(), depth_limit(4)).score, 100);
 }
 
-// Extends the game by `plies` king moves without capture, each to a position
-// not met before, each leaving the opponent no capture and some move: a
-// depth-first search in generation order (as in game_test.cpp).
-template <RuleSet R>
-bool play_fresh_king_moves(Game<R>& game, int plies) {
-  using Board = BoardFor<R>;
-  if (plies == 0) return true;
-  MoveList<Board> moves;
-  MoveGenerator<R>::generate(game.position(), moves);
-  for (const auto& m : moves) {
-    const bool king = game.position().kings & (typename Board::Bitboard{1} << m.from);
-    if (m.is_capture() || !king) continue;
-    const auto next = game.position().after(m);
-    const auto& seen = game.positions();
-    if (std::find(seen.begin(), seen.end(), next) != seen.end()) continue;
-    if (MoveGenerator<R>::has_capture(next) || MoveGenerator<R>::count(next) == 0) continue;
-    Game<R> trial = game;
-    trial.play(m);
-    if (play_fresh_king_moves(trial, plies - 1)) {
-      game = std::move(trial);
-      return true;
-    }
-  }
-  return false;
-}
+using test::play_fresh_king_moves;  // tests/test_support.hpp
 
 // Tournament rule (b) in the tree: three kings (c1, e1, g1 at the start)
 // against a lone king (b8), White to make its 15th move since the balance

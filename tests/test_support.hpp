@@ -233,4 +233,34 @@ Game<R> random_game(Game<R> game, std::uint64_t seed, int plies) {
   return game;
 }
 
+// Extends the game by `plies` king moves without capture, each to a position
+// not met before in the game, each leaving the opponent no capture and at
+// least one move -- so the game goes on with kings only and never repeats
+// (the draw rules' counters then run without a repetition ending the game).
+// A depth-first search over the legal moves in generation order (a copy of
+// the game per try: the games here are a few dozen plies long).  Returns
+// false, leaving the game as it was, when there is no such line.
+template <RuleSet R>
+bool play_fresh_king_moves(Game<R>& game, int plies) {
+  using Board = BoardFor<R>;
+  if (plies == 0) return true;
+  MoveList<Board> moves;
+  MoveGenerator<R>::generate(game.position(), moves);
+  for (const auto& m : moves) {
+    const bool king = game.position().kings & (typename Board::Bitboard{1} << m.from);
+    if (m.is_capture() || !king) continue;
+    const auto next = game.position().after(m);
+    const auto& seen = game.positions();
+    if (std::find(seen.begin(), seen.end(), next) != seen.end()) continue;
+    if (MoveGenerator<R>::has_capture(next) || MoveGenerator<R>::count(next) == 0) continue;
+    Game<R> trial = game;
+    trial.play(m);
+    if (play_fresh_king_moves(trial, plies - 1)) {
+      game = std::move(trial);
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace dama::test
