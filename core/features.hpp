@@ -369,14 +369,14 @@ template <RuleSet R, Color Us, class Sink>
       const towers::Below below = p.below[b];
       const int n = towers::count(below);
       if (n == 0) return;
-      const bool ours = (p.of(Us) >> b) & 1;
+      const bool our_tower = (p.of(Us) >> b) & 1;
       // Colour bits as "enemy of the top's owner": a run of zeros is the reserve.
-      const towers::Below enemy = (ours == (Us == Color::White) ? towers::colours(below) : ~towers::colours(below)) &
+      const towers::Below enemy = (our_tower == (Us == Color::White) ? towers::colours(below) : ~towers::colours(below)) &
                                   ((towers::Below{1} << n) - 1);
       const int run = enemy ? std::countr_zero(enemy) : n;
       const int held = popcount(enemy);
-      reserve += ours ? run : -run;
-      prisoners += ours ? held : -held;
+      reserve += our_tower ? run : -run;
+      prisoners += our_tower ? held : -held;
     });
     emit(sink, T::Layout::kTowerReserve, reserve);
     emit(sink, T::Layout::kTowerPrisoners, prisoners);

@@ -60,6 +60,11 @@
 // from the horizon, neither side with a capture, whose static score is
 // kRazorMargin per ply below alpha fails low unsearched).
 //
+// Parallel search (core/parallel_search.hpp): with busy_ set, a move that
+// another thread is searching is put off until the node's other moves are
+// done (defer-busy-moves, core/busy_moves.hpp); alone, busy_ is null and the
+// search is exactly the one-thread search.
+//
 // Aspiration.  From depth kAspirationDepth on, an iteration first searches a
 // window of +-kAspirationWindow around the previous score, widened (doubled)
 // on the side that failed until the score falls inside.
@@ -88,6 +93,7 @@
 #include <vector>
 
 #include "evaluate.hpp"
+#include "busy_moves.hpp"
 #include "egtb/tablebase.hpp"
 #include "game.hpp"
 #include "movegen.hpp"
@@ -129,6 +135,7 @@ struct SearchOptions {
   bool early_reductions = false;    // non-PV nodes reduce from the second move, not the fourth (measured, no gain: off)
   bool countermoves = false;        // the quiet move that last cut after the opponent's move is tried after the killers (measured, no gain: off)
   bool razoring = false;            // near the horizon, a static score far below alpha fails low unsearched (measured, loses: off)
+  bool defer_busy_moves = true;     // parallel search: a move another thread is searching is left for last (Simplified ABDADA)
 };
 
 // The switches by name, for the front ends (Hub parameters, `dama search`
@@ -159,6 +166,8 @@ inline constexpr SearchSwitch kSearchSwitches[] = {
      "the quiet reply that last cut after the opponent's move is tried right after the killers"},
     {"razoring", &SearchOptions::razoring,
      "a quiet node 1 or 2 plies from the horizon whose static score is far below alpha fails low unsearched"},
+    {"defer-busy-moves", &SearchOptions::defer_busy_moves,
+     "with several threads, a move another thread is searching is tried last (Simplified ABDADA)"},
 };
 
 // One completed iteration.
@@ -246,6 +255,9 @@ class Searcher {
   // A helper thread of a parallel search searches this many plies deeper
   // than the iteration count, so that the threads spread over two depths.
   void set_depth_offset(int plies) { depth_offset_ = plies; }
+  // The moves the threads of a parallel search are busy with (shared, owned
+  // by the parallel searcher); nullptr alone.
+  void set_busy_moves(BusyMoves* busy) { busy_ = busy; }
   int depth_offset() const { return depth_offset_; }
 
   void set_options(const SearchOptions& options) { options_ = options; }
@@ -580,26 +592,27 @@ class Searcher {
     int best_index = -1;
     int failed_quiets[List::kCapacity];
     int failed_quiet_count = 0;
-    for (int n = 0; n < moves.size(); ++n) {
-      const int i = pick_next(order, moves.size());
+    // One move searched; true when the node is done (a cutoff, or the
+    // search aborted).  n is the move's place in the order, which the
+    // reductions read.
+    const auto try_move = [&](int i, int n, const Pos& child, const NodeState& next, bool mark_busy) {
       const MoveT& m = moves[i];
-      if (prunable && options_.late_move_pruning && n >= kLateMoves[depth] && best > -kWinBound &&
-          is_prunable_quiet(m, ply))
-        continue;
-      const Pos child = p.template after<C>(m);
-      const NodeState next = child_state(p, s, m, child);
       if (child_depth > 0) tt_->prefetch(next.hash);  // the child probes it first thing (quiesce does not)
       Score score;
       if (n == 0) {
         score = -search<~C>(child, next, child_depth, -beta, -alpha, ply + 1);
       } else {
+        // Only the null-window searches are marked busy: a move that fails
+        // there is free again for the other threads at once (Kerrigan).
+        if (mark_busy) busy_->enter(next.hash);
         const int reduction = forced ? 0 : late_move_reduction<C>(m, n, depth, pv_node, ply);
         score = -search<~C>(child, next, child_depth - reduction, -alpha - 1, -alpha, ply + 1);
         if (reduction > 0 && score > alpha)
           score = -search<~C>(child, next, child_depth, -alpha - 1, -alpha, ply + 1);
+        if (mark_busy) busy_->leave(next.hash);
         if (score > alpha && score < beta) score = -search<~C>(child, next, child_depth, -beta, -alpha, ply + 1);
       }
-      if (aborted_) return 0;
+      if (aborted_) return true;
       if (score > best) {
         best = score;
         best_index = i;
@@ -609,12 +622,40 @@ class Searcher {
           if (alpha >= beta) {
             if (!m.is_capture())
               reward_quiet_cutoff<C>(moves, i, failed_quiets, failed_quiet_count, ply, depth, s.previous);
-            break;
+            return true;
           }
         }
       }
       if (!m.is_capture()) failed_quiets[failed_quiet_count++] = i;
+      return false;
+    };
+    // defer-busy-moves: with other threads searching, a move one of them is
+    // busy with waits until the others are done (core/busy_moves.hpp).
+    const bool defers = busy_ && options_.defer_busy_moves && depth >= kDeferDepth;
+    int deferred[List::kCapacity], deferred_place[List::kCapacity];
+    int deferred_count = 0;
+    bool done = false;
+    for (int n = 0; n < moves.size() && !done; ++n) {
+      const int i = pick_next(order, moves.size());
+      const MoveT& m = moves[i];
+      if (prunable && options_.late_move_pruning && n >= kLateMoves[depth] && best > -kWinBound &&
+          is_prunable_quiet(m, ply))
+        continue;
+      const Pos child = p.template after<C>(m);
+      const NodeState next = child_state(p, s, m, child);
+      if (defers && n > 0 && busy_->busy(next.hash)) {
+        deferred[deferred_count] = i;
+        deferred_place[deferred_count++] = n;
+        continue;
+      }
+      done = try_move(i, n, child, next, defers);
     }
+    for (int d = 0; d < deferred_count && !done; ++d) {
+      const MoveT& m = moves[deferred[d]];
+      const Pos child = p.template after<C>(m);
+      done = try_move(deferred[d], deferred_place[d], child, child_state(p, s, m, child), false);
+    }
+    if (aborted_) return 0;
     const Bound bound = best >= beta ? Bound::Lower : best > original_alpha ? Bound::Exact : Bound::Upper;
     tt_->store(s.hash, depth, score_to_tt(best, ply), bound,
               bound == Bound::Upper ? kNoMoveIndex : static_cast<std::uint16_t>(best_index));
@@ -750,6 +791,10 @@ class Searcher {
   static constexpr int kProbCutDepth = 3;
   static constexpr int kProbCutMargin = 10;
 
+  // defer-busy-moves: from this depth (Kerrigan's); nearer the leaves a
+  // move costs less than the look-up.
+  static constexpr int kDeferDepth = 3;
+
   static constexpr std::uint16_t kNoKiller = 0xFFFF;
   static constexpr int kFirstReducedMove = 3;
   static constexpr int kReductionMoves = 64;
@@ -880,6 +925,7 @@ class Searcher {
   bool verifying_ = false;  // inside a ProbCut search
   int root_depth_ = 1;
   int depth_offset_ = 0;
+  BusyMoves* busy_ = nullptr;
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -21,6 +21,7 @@
 
 #include <sys/wait.h>
 
+#include "busy_moves.hpp"
 #include "fen.hpp"
 #include "game.hpp"
 #include "notation.hpp"
@@ -395,6 +396,7 @@ TEST(SearchOptions, EverySwitchChangesTheTreeNotTheVerdict) {
   for (const auto& sw : kSearchSwitches) {
     SCOPED_TRACE(sw.name);
     if (std::string_view(sw.name) == "deepest-thread") continue;  // one thread: nothing to choose (tested below)
+    if (std::string_view(sw.name) == "defer-busy-moves") continue;  // one thread: nobody to defer to (tested below)
     if (std::string_view(sw.name) == "keep-history") continue;    // a first search has nothing to keep (tested below)
     if (std::string_view(sw.name) == "iir") continue;             // needs a larger tree (tested below)
     SearchOptions options;
@@ -492,15 +494,63 @@ TEST(ParallelSearch, TwoThreadsFindTheShotAndStopTogether) {
   EXPECT_GE(result.depth, 3);
 }
 
+// The table of moves other threads are busy with: a mark lasts from enter
+// to leave, a set full of other marks gives one up, clear forgets all.
+TEST(ParallelSearch, BusyMovesMarksWhatIsBeingSearched) {
+  BusyMoves busy;
+  const std::uint64_t key = 0x9E3779B97F4A7C15ULL;
+  EXPECT_FALSE(busy.busy(key));
+  busy.enter(key);
+  EXPECT_TRUE(busy.busy(key));
+  busy.enter(key);  // twice is once
+  busy.leave(key);
+  EXPECT_FALSE(busy.busy(key));
+
+  // Keys that share a set (the low bits): four fit, a fifth replaces one.
+  const std::uint64_t step = std::uint64_t{1} << 40;
+  for (int k = 1; k <= 4; ++k) busy.enter(key + k * step);
+  for (int k = 1; k <= 4; ++k) EXPECT_TRUE(busy.busy(key + k * step)) << k;
+  busy.enter(key + 5 * step);
+  EXPECT_TRUE(busy.busy(key + 5 * step));
+  int kept = 0;
+  for (int k = 1; k <= 4; ++k) kept += busy.busy(key + k * step) ? 1 : 0;
+  EXPECT_EQ(kept, 3);
+  busy.clear();
+  for (int k = 1; k <= 5; ++k) EXPECT_FALSE(busy.busy(key + k * step)) << k;
+}
+
+// defer-busy-moves on and off (the earlier lazy SMP stays selectable): two
+// threads searching deep enough for moves to be deferred (from 3 plies
+// left) find the shot and its exact score, as one thread does.
+TEST(ParallelSearch, DeferringBusyMovesKeepsTheResult) {
+  constexpr RuleSet R = test::variant_rules("international");
+  const auto root = parse_fen<Board10>("W:W37,38,41,46:B27,28");
+  for (const bool defer : {true, false}) {
+    ParallelSearcher<R, MaterialEvaluator<Board10>> two(MaterialEvaluator<Board10>{}, 4, 2);
+    SearchOptions options;
+    options.defer_busy_moves = defer;
+    two.set_options(options);
+    for (int run = 0; run < 3; ++run) {
+      const auto shot = two.search(Game<R>(root), depth_limit(9));
+      ASSERT_TRUE(shot.best_move);
+      EXPECT_EQ(numeric<R>(root, *shot.best_move), "37-32") << "defer " << defer;
+      EXPECT_EQ(shot.score, kWinScore - 3) << "defer " << defer;
+      EXPECT_EQ(shot.depth, 9);
+    }
+  }
+}
+
 // deepest-thread: the result is the deepest completed search of any thread,
 // never shallower than what the main thread reported, and legal.  At a fixed
-// depth the helper one ply ahead may finish that extra ply first.
+// depth the helper one ply ahead (plain lazy SMP: defer-busy-moves off) may
+// finish that extra ply first.
 TEST(ParallelSearch, DeepestThreadGivesTheDeepestCompletedSearch) {
   constexpr RuleSet R = test::variant_rules("russian");
   const auto p = parse_fen<Board8>("W:W19,20,21,22,24,29,30,31,32:B1,3,5,8,9,12,14");
   ParallelSearcher<R, MaterialEvaluator<Board8>> two(MaterialEvaluator<Board8>{}, 4, 2);
   SearchOptions options;
   options.deepest_thread = true;
+  options.defer_busy_moves = false;
   two.set_options(options);
   for (int run = 0; run < 5; ++run) {
     int reported = 0;
