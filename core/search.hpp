@@ -632,7 +632,9 @@ class Searcher {
     // defer-busy-moves: with other threads searching, a move one of them is
     // busy with waits until the others are done (core/busy_moves.hpp).
     const bool defers = busy_ && options_.defer_busy_moves && depth >= kDeferDepth;
-    int deferred[List::kCapacity], deferred_place[List::kCapacity];
+    // A few slots only: this frame is on the stack at every ply, and
+    // a move found busy when they are full is simply searched now.
+    std::uint16_t deferred[kMaxDeferred], deferred_place[kMaxDeferred];
     int deferred_count = 0;
     bool done = false;
     for (int n = 0; n < moves.size() && !done; ++n) {
@@ -643,9 +645,9 @@ class Searcher {
         continue;
       const Pos child = p.template after<C>(m);
       const NodeState next = child_state(p, s, m, child);
-      if (defers && n > 0 && busy_->busy(next.hash)) {
-        deferred[deferred_count] = i;
-        deferred_place[deferred_count++] = n;
+      if (defers && n > 0 && deferred_count < kMaxDeferred && busy_->busy(next.hash)) {
+        deferred[deferred_count] = static_cast<std::uint16_t>(i);
+        deferred_place[deferred_count++] = static_cast<std::uint16_t>(n);
         continue;
       }
       done = try_move(i, n, child, next, defers);
@@ -794,6 +796,7 @@ class Searcher {
   // defer-busy-moves: from this depth (Kerrigan's); nearer the leaves a
   // move costs less than the look-up.
   static constexpr int kDeferDepth = 3;
+  static constexpr int kMaxDeferred = 16;  // moves put off at one node
 
   static constexpr std::uint16_t kNoKiller = 0xFFFF;
   static constexpr int kFirstReducedMove = 3;
