@@ -92,9 +92,9 @@
 #include <string>
 #include <vector>
 
-#include "evaluate.hpp"
 #include "busy_moves.hpp"
 #include "egtb/tablebase.hpp"
+#include "evaluate.hpp"
 #include "game.hpp"
 #include "movegen.hpp"
 #include "tt.hpp"
@@ -255,10 +255,10 @@ class Searcher {
   // A helper thread of a parallel search searches this many plies deeper
   // than the iteration count, so that the threads spread over two depths.
   void set_depth_offset(int plies) { depth_offset_ = plies; }
+  int depth_offset() const { return depth_offset_; }
   // The moves the threads of a parallel search are busy with (shared, owned
   // by the parallel searcher); nullptr alone.
   void set_busy_moves(BusyMoves* busy) { busy_ = busy; }
-  int depth_offset() const { return depth_offset_; }
 
   void set_options(const SearchOptions& options) { options_ = options; }
   // Endgame tables to probe (they must outlive the searcher); nullptr: none.
