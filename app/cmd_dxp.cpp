@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "build_info.hpp"
 #include "commands.hpp"
 #include "dxp_player.hpp"
 #include "parallel_search.hpp"
@@ -38,7 +39,7 @@ void register_dxp(CLI::App& app) {
   cmd->add_option("--name", settings->name, "dama's name in GAMEREQ / GAMEACC");
   cmd->callback([settings, cmd] {
     eval::DxpSettings s = *settings;
-    if (s.name.empty()) s.name = std::string("dama ") + DAMA_VERSION;
+    if (s.name.empty()) s.name = "dama " + std::string(build_version());
     if (cmd->count("--initiator") == 0) s.initiator = !s.connect.empty();
     StopSignal stop;
     eval::DxpControl control;

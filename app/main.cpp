@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "build_info.hpp"
 #include "commands.hpp"
 #include "error.hpp"
 
@@ -30,7 +31,7 @@ std::string one_line(std::string_view text) {
 int main(int argc, char** argv) {
   CLI::App app{"dama: self-play, tuning and analysis for checkers and draughts variants"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("dama ") + DAMA_VERSION + " (" + DAMA_GIT_COMMIT + ")");
+  app.set_version_flag("--version", "dama " + std::string(dama::build_version()) + " (" + std::string(dama::build_commit()) + ")");
   dama::cli::register_variants(app);
   dama::cli::register_perft(app);
   dama::cli::register_moves(app);

@@ -31,6 +31,7 @@
 
 #include "hub_server.hpp"
 
+#include "build_info.hpp"
 #include "error.hpp"
 #include "hub_protocol.hpp"
 #include "parallel_search.hpp"
@@ -75,7 +76,7 @@ std::string hub_variant_values() {
 }
 
 void announce(Output& out, const Settings& s) {
-  out.line(std::string("id name=dama version=") + DAMA_VERSION + " author=\"dama developers\"");
+  out.line("id name=dama version=" + std::string(build_version()) + " author=\"dama developers\"");
   out.line("param name=variant value=" + s.variant + " type=enum values=" + hub::quote(hub_variant_values()));
   out.line(std::string("param name=forced-capture value=") + (s.forced_capture ? "true" : "false") + " type=bool");
   out.line("param name=draw-rules value=" + s.draw_rules + " type=enum values=\"default tournament\"");

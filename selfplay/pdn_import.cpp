@@ -1,6 +1,7 @@
 #include "pdn_import.hpp"
 
 #include "atomic_file.hpp"
+#include "build_info.hpp"
 #include "dataset_io.hpp"
 #include "game_record.hpp"
 #include "pdn/pdn_reader.hpp"
@@ -87,8 +88,8 @@ PdnImportReport import_pdn(const PdnImportSettings& s) {
   DatasetMeta meta;
   meta.variant = std::string(variant.name);
   meta.rules = describe(rules);
-  meta.engine_version = DAMA_VERSION;
-  meta.git_commit = DAMA_GIT_COMMIT;
+  meta.engine_version = build_version();
+  meta.git_commit = build_commit();
   meta.weights_source = "none: games imported from PDN";
   meta.config = "# dama data import-pdn: positions without search scores (score = -32768), from\n";
   for (const auto& file : s.files) meta.config += "#   " + file + "\n";

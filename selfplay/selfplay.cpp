@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "build_info.hpp"
 #include "dataset.hpp"
 #include "fen.hpp"
 #include "game.hpp"
@@ -19,13 +20,6 @@
 #include "referee.hpp"
 #include "utc_time.hpp"
 #include "weights.hpp"
-
-#ifndef DAMA_VERSION
-#define DAMA_VERSION "unknown"
-#endif
-#ifndef DAMA_GIT_COMMIT
-#define DAMA_GIT_COMMIT "unknown"
-#endif
 
 namespace dama {
 
@@ -69,8 +63,8 @@ JobSetup resolve(const SelfplayConfig& given) {
   if (!s.config.opening_file.empty()) s.openings = read_openings(s.config.opening_file);
   s.meta.variant = s.config.variant;
   s.meta.rules = describe(s.rules);
-  s.meta.engine_version = DAMA_VERSION;
-  s.meta.git_commit = DAMA_GIT_COMMIT;
+  s.meta.engine_version = build_version();
+  s.meta.git_commit = build_commit();
   s.meta.weights_hash = weights_hash(s.weights);
   s.meta.weights_source = s.weights.source;
   s.meta.config = to_toml(s.config);

@@ -4,16 +4,19 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
 
+#include "build_info.hpp"
 #include "pdn/pdn_reader.hpp"
 #include "run_dama.hpp"
 #include "test_support.hpp"
@@ -68,6 +71,32 @@ void expect_no_crash(const Outcome& r) {
   for (const char* sign : {"internal error", "terminate called", "Sanitizer", "runtime error", "Segmentation",
                            "Aborted", "core dumped", "overflow"})
     EXPECT_THAT(r.err, ::testing::Not(HasSubstr(sign))) << r;
+}
+
+// What `git rev-parse --short=12 HEAD` prints in the source tree; empty
+// when git or the checkout is missing.
+std::string source_head() {
+  const std::string command = std::string("git -C '") + DAMA_SOURCE_DIR + "' rev-parse --short=12 HEAD 2>/dev/null";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return "";
+  char buffer[64] = {};
+  const bool read = std::fgets(buffer, sizeof buffer, pipe) != nullptr;
+  const int status = pclose(pipe);
+  std::string head = read && status == 0 ? buffer : "";
+  while (!head.empty() && (head.back() == '\n' || head.back() == '\r')) head.pop_back();
+  return head;
+}
+
+// The commit is stamped at build time (cmake/BuildInfo.cmake): a build
+// directory configured at an older commit must not report that one.
+TEST(Cli, VersionNamesTheCommitTheProgramWasBuiltFrom) {
+  const Outcome r = run_dama({"--version"});
+  ASSERT_EQ(r.exit_code, 0) << r;
+  const std::string commit(build_commit());
+  EXPECT_EQ(r.out, "dama " + std::string(build_version()) + " (" + commit + ")\n");
+  EXPECT_TRUE(std::regex_match(commit, std::regex("[0-9a-f]{12}(-dirty)?|unknown"))) << commit;
+  if (const std::string head = source_head(); !head.empty())
+    EXPECT_THAT(commit, StartsWith(head)) << "built from another commit than the source tree's (rebuild)";
 }
 
 TEST(Cli, PerftPrintsThePublishedCounts) {

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "build_info.hpp"
 #include "checkpoint.hpp"
 #include "config.hpp"
 #include "dataset.hpp"
@@ -1090,6 +1091,8 @@ TEST_F(TuneCommand, WritesWeightsWithMetadataAndALog) {
   EXPECT_THAT(r.out, HasSubstr("epoch    4"));
   const Weights w = load_weights(out, variant);
   EXPECT_EQ(w.metadata.at("source"), "dama tune");
+  EXPECT_EQ(w.metadata.at("git_commit"), std::string(build_commit()));
+  EXPECT_EQ(w.metadata.at("dama_version"), std::string(build_version()));
   EXPECT_EQ(w.metadata.at("data"), nlohmann::json::array({data}));
   EXPECT_EQ(w.metadata.at("epochs"), 4);
   EXPECT_EQ(w.metadata.at("loss"), "cross_entropy");

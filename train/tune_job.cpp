@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "atomic_file.hpp"
+#include "build_info.hpp"
 #include "checkpoint.hpp"
 #include "config.hpp"
 #include "dataset_io.hpp"
@@ -127,6 +128,8 @@ nlohmann::json metadata_of(const TuneJob& o, const std::string& config_origin, c
                            const SampleSource& source, const TrainerState& state) {
   const bool held_out = source.validation_size() > 0;
   return {{"source", "dama tune"},
+          {"dama_version", build_version()},
+          {"git_commit", build_commit()},
           {"date", utc_timestamp_now()},
           {"data", o.data},
           {"positions", {{"training", source.training_size()}, {"validation", source.validation_size()}}},
