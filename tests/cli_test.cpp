@@ -95,8 +95,9 @@ TEST(Cli, VersionNamesTheCommitTheProgramWasBuiltFrom) {
   const std::string commit(build_commit());
   EXPECT_EQ(r.out, "dama " + std::string(build_version()) + " (" + commit + ")\n");
   EXPECT_TRUE(std::regex_match(commit, std::regex("[0-9a-f]{12}(-dirty)?|unknown"))) << commit;
-  if (const std::string head = source_head(); !head.empty())
+  if (const std::string head = source_head(); !head.empty()) {
     EXPECT_THAT(commit, StartsWith(head)) << "built from another commit than the source tree's (rebuild)";
+  }
 }
 
 TEST(Cli, PerftPrintsThePublishedCounts) {
