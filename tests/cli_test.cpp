@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -76,13 +75,10 @@ void expect_no_crash(const Outcome& r) {
 // What `git rev-parse --short=12 HEAD` prints in the source tree; empty
 // when git or the checkout is missing.
 std::string source_head() {
-  const std::string command = std::string("git -C '") + DAMA_SOURCE_DIR + "' rev-parse --short=12 HEAD 2>/dev/null";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return "";
-  char buffer[64] = {};
-  const bool read = std::fgets(buffer, sizeof buffer, pipe) != nullptr;
-  const int status = pclose(pipe);
-  std::string head = read && status == 0 ? buffer : "";
+  int status = 0;
+  std::string head =
+      test::command_output(std::string("git -C '") + DAMA_SOURCE_DIR + "' rev-parse --short=12 HEAD 2>/dev/null", &status);
+  if (status != 0) return "";
   while (!head.empty() && (head.back() == '\n' || head.back() == '\r')) head.pop_back();
   return head;
 }

@@ -11,6 +11,7 @@
 #include "compare.hpp"
 #include "run_dama.hpp"
 #include "selfplay.hpp"
+#include "test_support.hpp"
 
 namespace dama {
 namespace {
@@ -78,21 +79,11 @@ TEST(CompareReport, EveryPlotLoadsInABrowser) {
   const std::string command = std::string(browser) +
                               " --headless --no-sandbox --disable-gpu --virtual-time-budget=5000 --dump-dom 'file://" +
                               index.string() + "' 2>/dev/null";
-  std::string dom;
-  if (FILE* pipe = popen(command.c_str(), "r")) {
-    std::array<char, 4096> buffer;
-    while (const std::size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) dom.append(buffer.data(), n);
-    pclose(pipe);
-  }
+  std::string dom = test::command_output(command);
   EXPECT_THAT(dom, ::testing::HasSubstr("data-plots-loaded=\"6\" data-plots-total=\"6\"")) << dom.substr(0, 400);
   // A broken plot must show: remove one and look again.
   fs::remove(dir / "report" / "king.svg");
-  dom.clear();
-  if (FILE* pipe = popen(command.c_str(), "r")) {
-    std::array<char, 4096> buffer;
-    while (const std::size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) dom.append(buffer.data(), n);
-    pclose(pipe);
-  }
+  dom = test::command_output(command);
   EXPECT_THAT(dom, ::testing::HasSubstr("data-plots-loaded=\"5\" data-plots-total=\"6\""));
   fs::remove_all(dir);
 }

@@ -3,6 +3,7 @@
 #include "test_support.hpp"
 
 #include <cctype>
+#include <cstdio>
 #include <charconv>
 #include <fstream>
 #include <stdexcept>
@@ -185,6 +186,20 @@ std::uint64_t Random::next() {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
+}
+
+std::string command_output(const std::string& command, int* status) {
+  std::string out;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) {
+    if (status) *status = -1;
+    return out;
+  }
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  const int closed = ::pclose(pipe);
+  if (status) *status = closed;
+  return out;
 }
 
 }  // namespace dama::test

@@ -263,4 +263,8 @@ bool play_fresh_king_moves(Game<R>& game, int plies) {
   return false;
 }
 
+// What a shell command prints on stdout (empty when it cannot be run);
+// *status, when given, gets pclose's status.
+std::string command_output(const std::string& command, int* status = nullptr);
+
 }  // namespace dama::test
