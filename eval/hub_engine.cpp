@@ -111,8 +111,7 @@ std::string position_lines(const std::string& start, const std::vector<std::stri
 HubReply HubEngine::best_move(const std::string& start, const std::vector<std::string>& moves,
                               const std::string& level, std::int64_t timeout_ms, const std::atomic<bool>* cancel) {
   if (!pondering_.empty()) {
-    const bool hit = pondering_ == position_lines(start, moves, level);
-    if (hit) {
+    if (pondering(start, moves, level)) {
       pondering_.clear();
       // A ponder search may end by itself (the protocol lets it); its done
       // is then the answer, and a ponder-hit after it would reach an idle engine.
@@ -133,6 +132,11 @@ void HubEngine::ponder(const std::string& start, const std::vector<std::string>&
   pondering_ = position_lines(start, moves, level);
   send(pondering_);
   send("go ponder");
+}
+
+bool HubEngine::pondering(const std::string& start, const std::vector<std::string>& moves,
+                          const std::string& level) const {
+  return !pondering_.empty() && pondering_ == position_lines(start, moves, level);
 }
 
 void HubEngine::stop_pondering() {

@@ -68,7 +68,12 @@ class HubEngine {
   // reply the engine expects) under `level`, the clock it will have there;
   // it runs until the next best_move(), new_game() or stop_pondering().
   void ponder(const std::string& start, const std::vector<std::string>& moves, const std::string& level);
-  // Ends the ponder search, if one runs, and drops its answer.
+  // True when the ponder search running is of `start` after `moves` under
+  // `level`: best_move() with them is a ponder hit.
+  bool pondering(const std::string& start, const std::vector<std::string>& moves, const std::string& level) const;
+  // Ends the ponder search, if one runs, and drops its answer.  It waits for
+  // the engine's done, so a caller under a clock should send the level it
+  // searches next with the time this took taken off (see Side::ask_hub).
   void stop_pondering();
 
  private:

@@ -172,7 +172,7 @@ class MatchGames {
       if (dxp_)
         turn = ask_dxp(game);
       else
-        turn.move = engine_ ? search(game) : ask_hub(game);
+        turn.move = engine_ ? search(game) : ask_hub(game, started);
       const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       if (!clock_) return turn;
       ++clock_->moves_made;
@@ -255,13 +255,24 @@ class MatchGames {
       return moves;
     }
 
-    std::optional<Move<Board>> ask_hub(const Game<R>& game) {
+    std::optional<Move<Board>> ask_hub(const Game<R>& game, std::chrono::steady_clock::time_point started) {
       // Generous: an engine may overrun its move time a little, and a depth has no clock at all.
       const std::int64_t timeout_ms =
           60000 + (clock_ ? static_cast<std::int64_t>(seconds_left() * 1000) : 4 * limits_.movetime_ms);
-      const std::string level = clock_ ? hub_level_for(clock_->control, clock_->share(), clock_->moves_made) : level_;
-      const HubReply reply =
-          hub_->best_move(hub::format_position(game.positions().front()), hub_moves(game), level, timeout_ms, cancel_);
+      std::string level = clock_ ? hub_level_for(clock_->control, clock_->share(), clock_->moves_made) : level_;
+      const std::string start = hub::format_position(game.positions().front());
+      const std::vector<std::string> moves = hub_moves(game);
+      if (clock_ && !hub_->pondering(start, moves, level)) {
+        // A ponder miss: the stop and its done run on the engine's clock,
+        // so the level it is sent says what is left after them (a loaded
+        // machine can make that tens of milliseconds, and a level that
+        // ignored them once cost a game on time).
+        hub_->stop_pondering();
+        PlayerClock now = *clock_;
+        now.remaining -= std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        level = hub_level_for(now.control, now.share(), now.moves_made);
+      }
+      const HubReply reply = hub_->best_move(start, moves, level, timeout_ms, cancel_);
       expected_reply_ = reply.expected_reply;
       if (reply.move.empty()) return std::nullopt;
       ponders_this_game_.hits += reply.pondered;

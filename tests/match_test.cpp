@@ -895,6 +895,55 @@ TEST_F(MatchRun, APonderingHubEngineHitsOrStopsItsPonderSearches) {
   EXPECT_EQ(resumed.totals.clock_a.ponder_searches, r.totals.clock_a.ponder_searches);
 }
 
+// After a ponder miss the match stops the ponder search and waits for its
+// done before it sends the real position; that wait is on the engine's clock,
+// so the level sent after it must say so.  The engine here answers its first
+// stops a fifth of a second late (a wrapper sleeps before passing them on):
+// the level after such a stop has at least that much less time than the
+// level of the ponder search it ended (which was the clock at the turn's
+// start), and no level after a stop has more.
+TEST_F(MatchRun, APonderMissTakesTheStopsTimeOffTheLevelSentAfterIt) {
+  const std::string log = dir_ + "sent.log", wrapper = dir_ + "slow_stop_hub.sh";
+  {
+    std::ofstream script(wrapper);
+    script << "#!/bin/sh\nslow=2\nwhile IFS= read -r line; do\n  printf '%s\\n' \"$line\" >> '" << log
+           << "'\n  if [ \"$line\" = stop ] && [ $slow -gt 0 ]; then sleep 0.2; slow=$((slow - 1)); fi\n"
+           << "  printf '%s\\n' \"$line\"\ndone | '" << DAMA_BINARY << "' hub\n";
+  }
+  ASSERT_EQ(std::system(("chmod +x '" + wrapper + "'").c_str()), 0);
+  MatchSettings s = tiny("slow-stop", 2);
+  s.a = parse_player_spec("hub:" + wrapper + ",tc=2+0.02,ponder=true", "--a");
+  s.b = parse_player_spec(std::string("hub:") + DAMA_BINARY + " hub,tc=2+0.02", "--b");
+  const MatchOutcome r = run_match(s);
+  ASSERT_EQ(r.totals.games, 2u);
+  EXPECT_EQ(r.totals.clock_a.time_losses, 0u);
+
+  std::vector<std::string> sent;
+  {
+    std::ifstream in(log);
+    for (std::string line; std::getline(in, line);) sent.push_back(line);
+  }
+  const auto seconds_in = [](const std::string& level) {
+    const auto at = level.find("time=");
+    return at == std::string::npos ? -1.0 : std::stod(level.substr(at + 5));
+  };
+  int stops = 0, misses = 0, late_misses = 0;
+  for (std::size_t i = 3; i + 3 < sent.size(); ++i) {
+    if (sent[i] != "stop") continue;
+    const bool late = ++stops <= 2;  // the wrapper's slow ones
+    if (sent[i - 1] != "go ponder" || sent[i + 1].rfind("pos ", 0) != 0) continue;  // not a miss: the game's end
+    ASSERT_THAT(sent[i - 2], StartsWith("level "));
+    ASSERT_THAT(sent[i + 2], StartsWith("level "));
+    const double pondered = seconds_in(sent[i - 2]), searched = seconds_in(sent[i + 2]);
+    ASSERT_GE(pondered, 0) << sent[i - 2];
+    ++misses;
+    late_misses += late;
+    EXPECT_LE(searched, pondered - (late ? 0.19 : 0.0)) << "line " << i << ": " << sent[i - 2] << " then " << sent[i + 2];
+  }
+  EXPECT_GE(late_misses, 1);
+  EXPECT_GE(misses, 3);
+}
+
 // A player with two search threads plays through the same game loop.
 TEST_F(MatchRun, TwoThreadPlayerPlaysWholeGames) {
   MatchSettings s = tiny("threads", 2);
