@@ -58,7 +58,9 @@
 // quiet reply that last cut after the opponent's move is ordered right
 // after the killers) and razoring (a quiet node kRazorDepth or fewer plies
 // from the horizon, neither side with a capture, whose static score is
-// kRazorMargin per ply below alpha fails low unsearched).
+// kRazorMargin per ply below alpha fails low unsearched), and
+// singular-extension (singular_move: a table move that every other move
+// trails by kSingularMargin a ply at half the depth is searched a ply deeper).
 //
 // Parallel search (core/parallel_search.hpp): with busy_ set, a move that
 // another thread is searching is put off until the node's other moves are
@@ -135,6 +137,7 @@ struct SearchOptions {
   bool early_reductions = false;    // non-PV nodes reduce from the second move, not the fourth (measured, no gain: off)
   bool countermoves = false;        // the quiet move that last cut after the opponent's move is tried after the killers (measured, no gain: off)
   bool razoring = false;            // near the horizon, a static score far below alpha fails low unsearched (measured, loses: off)
+  bool singular_extension = false;  // a table move far better than every other searched a ply deeper (measured, loses: off)
   bool defer_busy_moves = true;     // parallel search: a move another thread is searching is left for last (Simplified ABDADA)
 };
 
@@ -166,6 +169,8 @@ inline constexpr SearchSwitch kSearchSwitches[] = {
      "the quiet reply that last cut after the opponent's move is tried right after the killers"},
     {"razoring", &SearchOptions::razoring,
      "a quiet node 1 or 2 plies from the horizon whose static score is far below alpha fails low unsearched"},
+    {"singular-extension", &SearchOptions::singular_extension,
+     "a table move that beats every other by a margin at half the depth is searched a ply deeper"},
     {"defer-busy-moves", &SearchOptions::defer_busy_moves,
      "with several threads, a move another thread is searching is tried last (Simplified ABDADA)"},
 };
@@ -545,8 +550,10 @@ class Searcher {
 
     const bool pv_node = beta - alpha > 1;
     std::uint16_t tt_move = kNoMoveIndex;
+    std::optional<TTEntry> tt_entry;  // for the singular extension
     if (const auto entry = tt_->probe(s.hash)) {
       tt_move = entry->move;
+      tt_entry = *entry;
       if (!pv_node && entry->depth >= depth) {
         const Score stored = score_from_tt(entry->score, ply);
         if (entry->bound == Bound::Exact || (entry->bound == Bound::Lower && stored >= beta) ||
@@ -587,6 +594,13 @@ class Searcher {
     score_moves<C>(p, moves, tt_move, ply, order, s.previous);
     const bool forced = moves.size() == 1 && ply < 2 * root_depth_;
     const int child_depth = forced ? depth : depth - 1;
+    // singular-extension: the table's move, when every other move falls
+    // short of its score by a margin at half the depth, is searched a ply
+    // deeper (a lone good move is where the horizon hides the most).
+    const int extended_index = options_.singular_extension && !forced && tt_entry && ply > 0 &&
+                                       ply < 2 * root_depth_ && !verifying_
+                                   ? singular_move<C>(p, s, moves, *tt_entry, depth, ply)
+                                   : -1;
     const Score original_alpha = alpha;
     Score best = -kInfinity;
     int best_index = -1;
@@ -597,20 +611,21 @@ class Searcher {
     // reductions read.
     const auto try_move = [&](int i, int n, const Pos& child, const NodeState& next, bool mark_busy) {
       const MoveT& m = moves[i];
-      if (child_depth > 0) tt_->prefetch(next.hash);  // the child probes it first thing (quiesce does not)
+      const int own_depth = child_depth + (i == extended_index);
+      if (own_depth > 0) tt_->prefetch(next.hash);  // the child probes it first thing (quiesce does not)
       Score score;
       if (n == 0) {
-        score = -search<~C>(child, next, child_depth, -beta, -alpha, ply + 1);
+        score = -search<~C>(child, next, own_depth, -beta, -alpha, ply + 1);
       } else {
         // Only the null-window searches are marked busy: a move that fails
         // there is free again for the other threads at once (Kerrigan).
         if (mark_busy) busy_->enter(next.hash);
         const int reduction = forced ? 0 : late_move_reduction<C>(m, n, depth, pv_node, ply);
-        score = -search<~C>(child, next, child_depth - reduction, -alpha - 1, -alpha, ply + 1);
+        score = -search<~C>(child, next, own_depth - reduction, -alpha - 1, -alpha, ply + 1);
         if (reduction > 0 && score > alpha)
-          score = -search<~C>(child, next, child_depth, -alpha - 1, -alpha, ply + 1);
+          score = -search<~C>(child, next, own_depth, -alpha - 1, -alpha, ply + 1);
         if (mark_busy) busy_->leave(next.hash);
-        if (score > alpha && score < beta) score = -search<~C>(child, next, child_depth, -beta, -alpha, ply + 1);
+        if (score > alpha && score < beta) score = -search<~C>(child, next, own_depth, -beta, -alpha, ply + 1);
       }
       if (aborted_) return true;
       if (score > best) {
@@ -677,6 +692,31 @@ class Searcher {
     verifying_ = false;
     if (aborted_ || score < raised) return std::nullopt;
     return static_cast<Score>(score - margin);
+  }
+
+  // singular-extension: the index of the table's move when it is singular
+  // here, else -1.  It qualifies when the table holds a lower bound (or an
+  // exact score) for it from nearly this depth, away from the win and loss
+  // scores; every other move is then searched at half the depth against
+  // that bound less kSingularMargin a ply, and none may reach it.  The
+  // searches go straight to the children, so this node's table entry is
+  // untouched (no excluded-move key is needed).
+  template <Color C>
+  int singular_move(const Pos& p, const NodeState& s, const List& moves, const TTEntry& entry, int depth, int ply) {
+    if (depth < kSingularDepth || entry.move >= moves.size() || entry.bound == Bound::Upper ||
+        entry.depth < depth - 3)
+      return -1;
+    const Score bound = score_from_tt(entry.score, ply);
+    if (is_win_or_loss(bound)) return -1;
+    const Score singular_beta = static_cast<Score>(bound - kSingularMargin * depth);
+    for (int i = 0; i < moves.size(); ++i) {
+      if (i == entry.move) continue;
+      const Pos child = p.template after<C>(moves[i]);
+      const Score score = -search<~C>(child, child_state(p, s, moves[i], child), (depth - 1) / 2, -singular_beta,
+                                      -singular_beta + 1, ply + 1);
+      if (aborted_ || score >= singular_beta) return -1;
+    }
+    return entry.move;
   }
 
   // Late move pruning spares captures (none are left in a prunable node but
@@ -788,6 +828,10 @@ class Searcher {
   static constexpr int kLateMoves[kWidePruningDepth + 1] = {0, 4, 7, 12, 18, 25};
   // iir: from this depth.
   static constexpr int kIirDepth = 4;
+
+  // singular-extension: from this depth, this margin per ply below the table's bound.
+  static constexpr int kSingularDepth = 6;
+  static constexpr int kSingularMargin = 2;
 
   // ProbCut (probcut above): from this depth, this margin per ply.
   static constexpr int kProbCutDepth = 3;

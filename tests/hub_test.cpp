@@ -288,8 +288,11 @@ TEST(HubSession, ClockPonderAndFaults) {
   engine.send("go think");
   lines = engine.read_until("done");
   ASSERT_EQ(lines.back().rfind("done move=", 0), 0u);
-  for (const auto& l : lines)
-    if (l.rfind("info", 0) == 0) EXPECT_LE(std::stoull(*hub::parse_line(l).get("nodes")), 5000u) << l;
+  for (const auto& l : lines) {
+    if (l.rfind("info", 0) == 0) {
+      EXPECT_LE(std::stoull(*hub::parse_line(l).get("nodes")), 5000u) << l;
+    }
+  }
 
   // A rejected pos leaves no position: go is an error, not a move for the old one.
   engine.send("pos pos=" + start8() + " moves=\"22-18 11-15 18x9\"");
