@@ -11,7 +11,10 @@
 // A threat by the opponent is not extended: the evaluation is trusted there
 // (keeps the quiescence search small; the capture is seen one ply deeper);
 // the threat-extension switch (measured, off) searches such a position a
-// ply more instead.
+// ply more instead, and the quiescence-exchanges switch (offer_exchanges)
+// lets a quiet position without kings also try the moves that give the
+// opponent a capture, once per line (Scan's quiescence tries selected
+// ones; measured here, off).
 // A position with a single legal move is searched one ply deeper (forced
 // moves cost nothing to extend), but only while the path is shorter than
 // twice the iteration's depth, so chains of forced moves cannot run away.
@@ -60,7 +63,8 @@
 // from the horizon, neither side with a capture, whose static score is
 // kRazorMargin per ply below alpha fails low unsearched), and
 // singular-extension (singular_move: a table move that every other move
-// trails by kSingularMargin a ply at half the depth is searched a ply deeper).
+// trails by kSingularMargin a ply at half the depth is searched a ply deeper)
+// and quiescence-exchanges (offer_exchanges, see "Horizon").
 //
 // Parallel search (core/parallel_search.hpp): with busy_ set, a move that
 // another thread is searching is put off until the node's other moves are
@@ -138,6 +142,7 @@ struct SearchOptions {
   bool countermoves = false;        // the quiet move that last cut after the opponent's move is tried after the killers (measured, no gain: off)
   bool razoring = false;            // near the horizon, a static score far below alpha fails low unsearched (measured, loses: off)
   bool singular_extension = false;  // a table move far better than every other searched a ply deeper (measured, loses: off)
+  bool quiescence_exchanges = false;  // at the horizon, without kings, moves that offer the opponent a capture are searched too (measured, no gain: off)
   bool defer_busy_moves = true;     // parallel search: a move another thread is searching is left for last (Simplified ABDADA)
 };
 
@@ -171,6 +176,8 @@ inline constexpr SearchSwitch kSearchSwitches[] = {
      "a quiet node 1 or 2 plies from the horizon whose static score is far below alpha fails low unsearched"},
     {"singular-extension", &SearchOptions::singular_extension,
      "a table move that beats every other by a margin at half the depth is searched a ply deeper"},
+    {"quiescence-exchanges", &SearchOptions::quiescence_exchanges,
+     "at the horizon, in a position without kings, the moves that give the opponent a capture (exchanges, shots) are searched too"},
     {"defer-busy-moves", &SearchOptions::defer_busy_moves,
      "with several threads, a move another thread is searching is tried last (Simplified ABDADA)"},
 };
@@ -522,7 +529,7 @@ class Searcher {
       // there) is the one thing the static score cannot see; every reply is
       // searched a ply, while the path is shorter than twice the iteration.
       if (!options_.threat_extension || ply >= 2 * root_depth_ || !threatened<C>(p))
-        return quiesce<C>(p, s, alpha, beta, ply);
+        return quiesce<C>(p, s, alpha, beta, ply, options_.quiescence_exchanges);
       depth = 1;
     }
     pv_length_[ply] = 0;
@@ -765,9 +772,10 @@ class Searcher {
     return std::clamp(r, 0, depth - 2);  // the reduced search keeps at least one ply
   }
 
-  // The horizon: see the file comment.
+  // The horizon: see the file comment.  `exchanges`: the first quiet
+  // position of this line may still try its exchange offers (offer_exchanges).
   template <Color C>
-  Score quiesce(const Pos& p, const NodeState& s, Score alpha, Score beta, int ply) {
+  Score quiesce(const Pos& p, const NodeState& s, Score alpha, Score beta, int ply, bool exchanges) {
     pv_length_[ply] = 0;
     if (out_of_budget()) return 0;
     path_[history_base_ + ply] = s.hash;
@@ -775,7 +783,9 @@ class Searcher {
     if (!Gen::template has_capture<C>(p)) {
       if (Gen::template count<C>(p) == 0) return no_move_score(ply);
       if (ply > 0 && is_draw(s, ply)) return 0;
-      return static_score(p);
+      const Score stand = static_score(p);
+      if (!exchanges || stand >= beta || p.kings != 0 || ply >= kMaxPly - 4) return stand;
+      return offer_exchanges<C>(p, s, stand, alpha, beta, ply);
     }
     if (ply > 0 && is_draw(s, ply)) return 0;
     if (ply > 0)
@@ -797,7 +807,36 @@ class Searcher {
       const MoveT& m = moves[i];
       if (!m.is_capture()) break;  // captures are ordered first
       const Pos child = p.template after<C>(m);
-      const Score score = -quiesce<~C>(child, child_state(p, s, m, child), -beta, -alpha, ply + 1);
+      const Score score = -quiesce<~C>(child, child_state(p, s, m, child), -beta, -alpha, ply + 1, exchanges);
+      if (aborted_) return 0;
+      if (score <= best) continue;
+      best = score;
+      if (score <= alpha) continue;
+      alpha = score;
+      update_pv(ply, m);
+      if (alpha >= beta) break;
+    }
+    return best;
+  }
+
+  // quiescence-exchanges: a quiet position whose static score is below beta
+  // also tries the moves that give the opponent a capture -- the exchanges
+  // and sacrifices with which draughts shots begin, which the static score
+  // cannot see (Scan's quiescence searches selected ones, "add_sacs",
+  // rhalbersma/scan src/search.cpp, in positions without kings).  Only men
+  // on the board (king lines are long and the offers many), and once per
+  // line of the quiescence: what follows an offer is captures only.
+  template <Color C>
+  Score offer_exchanges(const Pos& p, const NodeState& s, Score stand, Score alpha, Score beta, int ply) {
+    Score best = stand;
+    alpha = std::max(alpha, stand);
+    List moves;
+    Gen::template generate<C>(p, moves);  // all quiet: the caller found no capture
+    for (int i = 0; i < moves.size(); ++i) {
+      const MoveT& m = moves[i];
+      const Pos child = p.template after<C>(m);
+      if (!Gen::template has_capture<~C>(child)) continue;
+      const Score score = -quiesce<~C>(child, child_state(p, s, m, child), -beta, -alpha, ply + 1, false);
       if (aborted_) return 0;
       if (score <= best) continue;
       best = score;
