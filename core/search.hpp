@@ -809,14 +809,20 @@ class Searcher {
       const Pos child = p.template after<C>(m);
       const Score score = -quiesce<~C>(child, child_state(p, s, m, child), -beta, -alpha, ply + 1, exchanges);
       if (aborted_) return 0;
-      if (score <= best) continue;
-      best = score;
-      if (score <= alpha) continue;
-      alpha = score;
-      update_pv(ply, m);
-      if (alpha >= beta) break;
+      if (takes_quiescence_score(score, m, ply, best, alpha, beta)) break;
     }
     return best;
+  }
+
+  // A quiescence move's score raises the best and perhaps alpha (the move
+  // then leads the PV); true when it reaches beta and the node is cut.
+  bool takes_quiescence_score(Score score, const MoveT& m, int ply, Score& best, Score& alpha, Score beta) {
+    if (score <= best) return false;
+    best = score;
+    if (score <= alpha) return false;
+    alpha = score;
+    update_pv(ply, m);
+    return alpha >= beta;
   }
 
   // quiescence-exchanges: a quiet position whose static score is below beta
@@ -838,12 +844,7 @@ class Searcher {
       if (!Gen::template has_capture<~C>(child)) continue;
       const Score score = -quiesce<~C>(child, child_state(p, s, m, child), -beta, -alpha, ply + 1, false);
       if (aborted_) return 0;
-      if (score <= best) continue;
-      best = score;
-      if (score <= alpha) continue;
-      alpha = score;
-      update_pv(ply, m);
-      if (alpha >= beta) break;
+      if (takes_quiescence_score(score, m, ply, best, alpha, beta)) break;
     }
     return best;
   }
