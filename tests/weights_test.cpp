@@ -148,6 +148,9 @@ class RefusalTest : public ::testing::Test {
   const Variant& russian = find_variant("russian");
   const std::string path = temp_path("refused.json");
 
+  // Whatever a test wrote there goes, even when an assertion ended it early.
+  void TearDown() override { std::remove(path.c_str()); }
+
   nlohmann::json good() const { return nlohmann::json::parse(read_text(kShippedDir + "russian.json")); }
 
   // Loads `text` from a file; expects a one-line dama::Error naming the file
@@ -175,7 +178,6 @@ class RefusalTest : public ::testing::Test {
 TEST_F(RefusalTest, TheGoodFileLoads) {
   write_text(path, good().dump());
   EXPECT_NO_THROW(load_weights(path, russian));
-  std::remove(path.c_str());
 }
 
 TEST_F(RefusalTest, AnUnreadableFile) {
