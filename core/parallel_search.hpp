@@ -15,7 +15,14 @@
 // threads over two depths instead of letting them repeat each other's work.
 //
 // Only the main thread keeps the clock and reports iterations; the helpers
-// stop when it is done.  The result is the main thread's, or with the
+// stop when it is done.
+//
+// While pondering (SearchLimits::pondering) only the first ponder_threads
+// threads search; the others wait for ponder-hit and then join, their first
+// iterations mostly table hits.  On a machine with a core per thread of one
+// engine, the opponent thinks while this engine ponders: pondering on every
+// thread would take the opponent's core, pondering on one leaves it free and
+// still gives the move all threads once it is this engine's turn.  The result is the main thread's, or with the
 // deepest-thread switch that of the thread whose last completed iteration
 // went deepest (with lazy SMP a helper one ply ahead often finishes an
 // iteration the main thread had no time for).
@@ -28,6 +35,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -64,6 +73,13 @@ class ParallelSearcher {
   }
   int threads() const { return static_cast<int>(threads_.size()); }
 
+  // The threads that search while pondering; 0: all of them.
+  void set_ponder_threads(int count) { ponder_threads_ = std::clamp(count, 0, kMaxSearchThreads); }
+  int ponder_threads() const { return ponder_threads_; }
+
+  // The nodes the helper threads searched in the last search (0 with one thread).
+  std::uint64_t helper_nodes() const { return helper_nodes_; }
+
   void set_options(const SearchOptions& options) {
     for (auto& t : threads_) t->set_options(options);
   }
@@ -83,6 +99,7 @@ class ParallelSearcher {
   // As Searcher::search; nodes in the result are those of all threads.
   Result search(const Game<R>& game, const SearchLimits& limits, const InfoCallback& on_iteration = {}) {
     tt_.new_search();
+    helper_nodes_ = 0;
     if (threads_.size() == 1) return threads_[0]->search(game, limits, on_iteration);
 
     busy_.clear();
@@ -98,15 +115,20 @@ class ParallelSearcher {
     std::vector<Result> helper_results(threads_.size());
     std::vector<std::thread> helpers;
     for (std::size_t i = 1; i < threads_.size(); ++i)
-      helpers.emplace_back([&, i] { helper_results[i] = threads_[i]->search(game, helper_limits); });
+      helpers.emplace_back([&, i] {
+        if (ponder_threads_ > 0 && static_cast<int>(i) >= ponder_threads_ && limits.pondering)
+          wait_for_ponder_hit(*limits.pondering, helpers_stop);
+        if (!helpers_stop) helper_results[i] = threads_[i]->search(game, helper_limits);
+      });
     Result result = threads_[0]->search(game, limits, on_iteration);
     helpers_stop = true;
     for (auto& h : helpers) h.join();
     std::uint64_t nodes = result.nodes, table_hits = result.table_hits;
     for (std::size_t i = 1; i < threads_.size(); ++i) {
-      nodes += helper_results[i].nodes;
+      helper_nodes_ += helper_results[i].nodes;
       table_hits += helper_results[i].table_hits;
     }
+    nodes += helper_nodes_;
     if (options().deepest_thread) {
       Result& chosen = deepest(result, helper_results);
       if (&chosen != &result) {
@@ -121,6 +143,13 @@ class ParallelSearcher {
   }
 
  private:
+  // A millisecond's sleep at a time: ponder-hit comes from the protocol's
+  // thread as a plain store, and a helper a millisecond late costs nothing.
+  static void wait_for_ponder_hit(const std::atomic<bool>& pondering, const std::atomic<bool>& stop) {
+    while (pondering.load(std::memory_order_relaxed) && !stop.load(std::memory_order_relaxed))
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+
   // The result whose completed iteration searched the most plies (the main
   // thread's on a tie); its depth is then the plies it searched.
   Result& deepest(Result& main, std::vector<Result>& helpers) const {
@@ -146,6 +175,8 @@ class ParallelSearcher {
   BusyMoves busy_;
   const egtb::Tablebase<R>* tables_ = nullptr;
   std::vector<std::unique_ptr<Thread>> threads_;
+  int ponder_threads_ = 0;
+  std::uint64_t helper_nodes_ = 0;
 };
 
 }  // namespace dama

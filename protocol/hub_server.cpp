@@ -67,6 +67,7 @@ struct Settings {
   SearchOptions search;
   TimeSettings time;
   int threads = 1;
+  int ponder_threads = 0;  // threads searching while pondering; 0: all (the rest join at ponder-hit)
 };
 
 std::string hub_variant_values() {
@@ -91,6 +92,8 @@ void announce(Output& out, const Settings& s) {
   out.line("param name=control-horizon value=" + std::to_string(s.time.control_horizon) +
            " type=int min=1 max=200");
   out.line("param name=threads value=" + std::to_string(s.threads) + " type=int min=1 max=" +
+           std::to_string(kMaxSearchThreads));
+  out.line("param name=ponder-threads value=" + std::to_string(s.ponder_threads) + " type=int min=0 max=" +
            std::to_string(kMaxSearchThreads));
   out.line("wait");
 }
@@ -134,6 +137,7 @@ void set_param(Settings& s, const hub::Line& line) {
   else if (name == "planning-horizon") s.time.planning_horizon = int_value(name, value, 1, 200);
   else if (name == "control-horizon") s.time.control_horizon = int_value(name, value, 1, 200);
   else if (name == "threads") s.threads = int_value(name, value, 1, kMaxSearchThreads);
+  else if (name == "ponder-threads") s.ponder_threads = int_value(name, value, 0, kMaxSearchThreads);
   else throw Error("set-param: unknown parameter '" + name + "'");
 }
 
@@ -212,6 +216,7 @@ class Session {
         searcher_(WeightsEvaluator<R>{&weights_}, static_cast<std::size_t>(s.tt_megabytes), s.threads),
         game_(Game<R>(Position<Board>::start(R.first_player), draw_rules_)) {
     searcher_.set_options(s.search);
+    searcher_.set_ponder_threads(s.ponder_threads);
     if (!s.tables_dir.empty()) {
       tables_ = egtb::Tablebase<R>::load(s.tables_dir, "egtb");
       searcher_.set_tables(&*tables_);
@@ -256,15 +261,17 @@ class Session {
   void set_param_live(const hub::Line& line) {
     const std::string name = line.get("name").value_or("");
     if (!search_switch(name) && name != "move-overhead" && name != "planning-horizon" &&
-        name != "control-horizon" && name != "threads")
+        name != "control-horizon" && name != "threads" && name != "ponder-threads")
       throw Error("set-param " + name + " after init: parameters are read at init (send them before it)");
     Settings s;
     s.search = searcher_.options();
     s.time = time_settings_;
     s.threads = searcher_.threads();
+    s.ponder_threads = searcher_.ponder_threads();
     set_param(s, line);
     searcher_.set_options(s.search);
     if (s.threads != searcher_.threads()) searcher_.set_threads(s.threads);
+    searcher_.set_ponder_threads(s.ponder_threads);
     time_settings_ = s.time;
   }
 

@@ -179,6 +179,7 @@ TEST(HubSession, ScriptedGameOn8x8) {
   EXPECT_TRUE(announced("variant"));
   EXPECT_TRUE(announced("planning-horizon"));
   EXPECT_TRUE(announced("control-horizon"));
+  EXPECT_TRUE(announced("ponder-threads"));
   for (const auto& sw : kSearchSwitches) EXPECT_TRUE(announced(sw.name)) << sw.name;
 
   engine.send("set-param name=variant value=russian");
@@ -311,6 +312,20 @@ TEST(HubSession, ClockPonderAndFaults) {
   lines = engine.read_until("done");
   EXPECT_EQ(lines.back().rfind("done move=", 0), 0u) << lines.back();
   EXPECT_EQ(lines.end()[-2].rfind("info depth=6", 0), 0u) << lines.end()[-2];
+  // Two threads, one of them pondering: the move still comes after ponder-hit, within the budget.
+  engine.send("set-param name=ponder-threads value=1");
+  engine.send("level time=1");
+  engine.send("go ponder");
+  usleep(300000);
+  started = std::chrono::steady_clock::now();
+  engine.send("ponder-hit");
+  lines = engine.read_until("done");
+  took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  ASSERT_EQ(lines.back().rfind("done move=", 0), 0u) << lines.back();
+  EXPECT_LT(took, 0.35 + 0.3);
+  engine.send("set-param name=ponder-threads value=-1");
+  EXPECT_NE(engine.read_until("error").back().find("ponder-threads: expected a whole number from 0 to"),
+            std::string::npos);
   engine.send("set-param name=aspiration value=false");
   engine.send("set-param name=variant value=czech");
   lines = engine.read_until("error");

@@ -524,6 +524,41 @@ TEST(ParallelSearch, TwoThreadsFindTheShotAndStopTogether) {
   EXPECT_GE(result.depth, 3);
 }
 
+// ponder-threads: while pondering only the first threads search, the others
+// wait for ponder-hit.  With one of two pondering and no hit the helper
+// searches nothing and the search is the plain one node for node; after a
+// hit the helper joins.
+TEST(ParallelSearch, PonderThreadsLeaveTheOthersWaitingForTheHit) {
+  constexpr RuleSet R = test::variant_rules("russian");
+  const auto p = parse_fen<Board8>("W:W19,20,21,22,24,29,30,31,32:B1,3,5,8,9,12,14");
+  auto plain = make_searcher<R>();
+  const auto alone = plain.search(p, depth_limit(9));
+  ParallelSearcher<R, MaterialEvaluator<Board8>> two(MaterialEvaluator<Board8>{}, 4, 2);
+  two.set_ponder_threads(1);
+  EXPECT_EQ(two.ponder_threads(), 1);
+  std::atomic<bool> pondering{true};
+  SearchLimits limits = depth_limit(9);
+  limits.pondering = &pondering;
+  const auto pondered = two.search(Game<R>(p), limits);
+  EXPECT_EQ(two.helper_nodes(), 0u);
+  EXPECT_EQ(pondered.nodes, alone.nodes);
+  EXPECT_EQ(pondered.score, alone.score);
+
+  // A hit 30 ms into a search with a 120 ms budget: the helper searches too.
+  two.clear();
+  SearchLimits timed;
+  timed.movetime_ms = 120;
+  timed.optimum_ms = 120;
+  timed.pondering = &pondering;
+  SearchResult<Board8> result;
+  std::thread worker([&] { result = two.search(Game<R>(Position<Board8>::start(Color::White)), timed); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  pondering = false;
+  worker.join();
+  EXPECT_GT(two.helper_nodes(), 0u);
+  EXPECT_TRUE(result.best_move);
+}
+
 // The table of moves other threads are busy with: a mark lasts from enter
 // to leave, a set full of other marks gives one up, clear forgets all.
 TEST(ParallelSearch, BusyMovesMarksWhatIsBeingSearched) {
