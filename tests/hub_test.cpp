@@ -262,19 +262,20 @@ TEST(HubSession, ClockPonderAndFaults) {
   EXPECT_GE(lines.size(), 2u);
 
   // Ponder: no move before ponder-hit, however long; then one within the budget.
+  const auto ponder_until_the_hit = [&](useconds_t pondering) {
+    engine.send("level time=1");
+    engine.send("go ponder");
+    usleep(pondering);
+    engine.send("ping");
+    for (const auto& l : engine.read_until("pong")) EXPECT_NE(l.rfind("done", 0), 0u) << "moved while pondering: " << l;
+    const auto hit = std::chrono::steady_clock::now();
+    engine.send("ponder-hit");
+    const auto answer = engine.read_until("done");
+    ASSERT_EQ(answer.back().rfind("done move=", 0), 0u) << answer.back();
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - hit).count(), 0.35 + 0.3);
+  };
   engine.send("pos pos=" + start8() + " moves=\"22-17\"");
-  engine.send("level time=1");
-  engine.send("go ponder");
-  usleep(1200000);  // longer than the whole clock
-  engine.send("ping");
-  lines = engine.read_until("pong");
-  for (const auto& l : lines) EXPECT_NE(l.rfind("done", 0), 0u) << "moved while pondering: " << l;
-  started = std::chrono::steady_clock::now();
-  engine.send("ponder-hit");
-  lines = engine.read_until("done");
-  took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  ASSERT_EQ(lines.back().rfind("done move=", 0), 0u) << lines.back();
-  EXPECT_LT(took, 0.35 + 0.3);
+  ponder_until_the_hit(1200000);  // longer than the whole clock
 
   // Stop ends a ponder search at once, with a move.
   engine.send("go ponder");
@@ -314,15 +315,7 @@ TEST(HubSession, ClockPonderAndFaults) {
   EXPECT_EQ(lines.end()[-2].rfind("info depth=6", 0), 0u) << lines.end()[-2];
   // Two threads, one of them pondering: the move still comes after ponder-hit, within the budget.
   engine.send("set-param name=ponder-threads value=1");
-  engine.send("level time=1");
-  engine.send("go ponder");
-  usleep(300000);
-  started = std::chrono::steady_clock::now();
-  engine.send("ponder-hit");
-  lines = engine.read_until("done");
-  took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  ASSERT_EQ(lines.back().rfind("done move=", 0), 0u) << lines.back();
-  EXPECT_LT(took, 0.35 + 0.3);
+  ponder_until_the_hit(300000);
   engine.send("set-param name=ponder-threads value=-1");
   EXPECT_NE(engine.read_until("error").back().find("ponder-threads: expected a whole number from 0 to"),
             std::string::npos);
