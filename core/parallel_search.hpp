@@ -15,17 +15,17 @@
 // threads over two depths instead of letting them repeat each other's work.
 //
 // Only the main thread keeps the clock and reports iterations; the helpers
-// stop when it is done.
+// stop when it is done.  The result is the main thread's, or with the
+// deepest-thread switch that of the thread whose last completed iteration
+// went deepest (with lazy SMP a helper one ply ahead often finishes an
+// iteration the main thread had no time for).
 //
 // While pondering (SearchLimits::pondering) only the first ponder_threads
 // threads search; the others wait for ponder-hit and then join, their first
 // iterations mostly table hits.  On a machine with a core per thread of one
 // engine, the opponent thinks while this engine ponders: pondering on every
 // thread would take the opponent's core, pondering on one leaves it free and
-// still gives the move all threads once it is this engine's turn.  The result is the main thread's, or with the
-// deepest-thread switch that of the thread whose last completed iteration
-// went deepest (with lazy SMP a helper one ply ahead often finishes an
-// iteration the main thread had no time for).
+// still gives the move all threads once it is this engine's turn.
 //
 // With one thread it is exactly a Searcher (same moves, same node counts):
 // self-play and the tuner's data use one thread per game and stay
