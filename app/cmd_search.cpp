@@ -136,6 +136,10 @@ void register_search(CLI::App& app) {
   for (const auto& sw : kSearchSwitches)
     cmd->add_flag(std::string("--") + sw.name + ",!--no-" + sw.name, options.search.*sw.member,
                   std::string(sw.description) + (SearchOptions{}.*sw.member ? " (default on)" : " (default off)"));
+  for (const auto& n : kSearchNumbers)
+    cmd->add_option(std::string("--") + n.name, options.search.*n.member, n.description)
+        ->check(CLI::Range(n.min, n.max))
+        ->capture_default_str();
   cmd->callback([] {
     const ResolvedGame setup = resolve(options.game);
     with_rules(setup.rules, [&]<RuleSet R>() { run_search<R>(options, setup); });

@@ -72,8 +72,13 @@
 // search is exactly the one-thread search.
 //
 // Aspiration.  From depth kAspirationDepth on, an iteration first searches a
-// window of +-kAspirationWindow around the previous score, widened (doubled)
-// on the side that failed until the score falls inside.
+// window of +-aspiration_window (SearchOptions) around the previous score,
+// widened (doubled) on the side that failed until the score falls inside.
+//
+// The margins and limits of the pruning, the reductions and the iterations
+// are SearchOptions numbers (kSearchNumbers), each a Hub parameter and a
+// `dama search` option, so that a value is tried against the default in a
+// match of one build; the defaults are what the matches kept.
 //
 // Determinism.  Nothing is random and, on one thread, nothing is shared:
 // each Searcher owns its table (unless it is a thread of a parallel search,
@@ -132,7 +137,7 @@ struct SearchOptions {
   bool history_malus = true;      // quiet moves that failed before a cutoff lose history
   bool probcut = true;            // a shallow search far above beta stands for the full one
   bool history_reductions = false;  // late moves with a bad history are reduced a ply more (undecided: off)
-  bool deeper_reductions = false;   // late moves reduced by the steeper table (kDeepReductions; undecided: off)
+  bool deeper_reductions = false;   // late moves reduced by the steeper table (kDeepReductionDivisor; undecided: off)
   bool deepest_thread = false;      // parallel search: the move of the thread that completed the deepest search
   bool keep_history = false;        // the history survives from one search to the next, halved (measured, no gain: off)
   bool wide_pruning = false;        // reverse futility and late move pruning up to 5 plies left, not 3 (measured, no gain: off)
@@ -144,6 +149,15 @@ struct SearchOptions {
   bool singular_extension = false;  // a table move far better than every other searched a ply deeper (measured, loses: off)
   bool quiescence_exchanges = false;  // at the horizon, without kings, moves that offer the opponent a capture are searched too (measured, no gain: off)
   bool defer_busy_moves = true;     // parallel search: a move another thread is searching is left for last (Simplified ABDADA)
+
+  // Margins and limits, kept here rather than as constants so that a value
+  // can be tried against the default in a match of one build (kSearchNumbers).
+  int futility_margin = 60;      // reverse futility: centi-men per ply left above beta
+  int probcut_margin = 10;       // ProbCut: centi-men per ply above beta
+  int aspiration_window = 25;    // centi-men either side of the last iteration's score
+  int reduction_divisor = 225;   // late move reductions: ln(depth) ln(moves) / (this / 100)
+  int late_move_percent = 100;   // late move pruning: the move counts of kLateMoves scaled by this
+  int iteration_start = 60;      // under a clock: no iteration starts after this % of the target time
 };
 
 // The switches by name, for the front ends (Hub parameters, `dama search`
@@ -180,6 +194,28 @@ inline constexpr SearchSwitch kSearchSwitches[] = {
      "at the horizon, in a position without kings, the moves that give the opponent a capture (exchanges, shots) are searched too"},
     {"defer-busy-moves", &SearchOptions::defer_busy_moves,
      "with several threads, a move another thread is searching is tried last (Simplified ABDADA)"},
+};
+
+// The numbers by name, for the same front ends, with the range each accepts.
+struct SearchNumber {
+  const char* name;
+  int SearchOptions::*member;
+  int min;
+  int max;
+  const char* description;
+};
+inline constexpr SearchNumber kSearchNumbers[] = {
+    {"futility-margin", &SearchOptions::futility_margin, 1, 1000,
+     "reverse futility pruning: the margin above beta, centi-men a ply left"},
+    {"probcut-margin", &SearchOptions::probcut_margin, 1, 1000, "ProbCut: the margin above beta, centi-men a ply"},
+    {"aspiration-window", &SearchOptions::aspiration_window, 1, 400,
+     "aspiration windows: centi-men either side of the last iteration's score"},
+    {"reduction-divisor", &SearchOptions::reduction_divisor, 50, 1000,
+     "late move reductions of ln(depth) ln(moves tried) / (this / 100) plies: lower reduces more"},
+    {"late-move-percent", &SearchOptions::late_move_percent, 10, 1000,
+     "late move pruning: the moves searched before late quiet moves are skipped, in % of the defaults"},
+    {"iteration-start", &SearchOptions::iteration_start, 10, 100,
+     "under a clock: no new iteration starts after this % of the time aimed at"},
 };
 
 // One completed iteration.
@@ -251,12 +287,16 @@ class Searcher {
       : evaluator_(std::move(evaluator)),
         own_tt_(std::make_unique<TranspositionTable>(tt_megabytes)),
         tt_(own_tt_.get()),
-        pv_(kMaxPly + 1) {}
+        pv_(kMaxPly + 1) {
+    set_options(options_);
+  }
 
   // One of the threads of a parallel search: the table is shared, and its
   // owner (core/parallel_search.hpp) clears it and starts its searches.
   Searcher(Evaluator evaluator, TranspositionTable& shared)
-      : evaluator_(std::move(evaluator)), tt_(&shared), pv_(kMaxPly + 1) {}
+      : evaluator_(std::move(evaluator)), tt_(&shared), pv_(kMaxPly + 1) {
+    set_options(options_);
+  }
 
   // Forgets everything learnt: the table (when its own), killers and history.
   void clear() {
@@ -272,7 +312,12 @@ class Searcher {
   // by the parallel searcher); nullptr alone.
   void set_busy_moves(BusyMoves* busy) { busy_ = busy; }
 
-  void set_options(const SearchOptions& options) { options_ = options; }
+  void set_options(const SearchOptions& options) {
+    options_ = options;
+    reductions_ = reduction_table(options.deeper_reductions ? kDeepReductionDivisor : options.reduction_divisor / 100.0);
+    for (int d = 0; d <= kWidePruningDepth; ++d)
+      late_moves_[d] = std::max(1, (kLateMoves[d] * options.late_move_percent + 50) / 100);
+  }
   // Endgame tables to probe (they must outlive the searcher); nullptr: none.
   void set_tables(const egtb::Tablebase<R>* tables) { tables_ = tables; }
   const SearchOptions& options() const { return options_; }
@@ -396,7 +441,7 @@ class Searcher {
     };
     if (!options_.aspiration || depth < kAspirationDepth || is_win_or_loss(previous.score))
       return full(-kInfinity, kInfinity);
-    Score delta = kAspirationWindow;
+    Score delta = static_cast<Score>(options_.aspiration_window);
     Score alpha = std::max<Score>(previous.score - delta, -kInfinity);
     Score beta = std::min<Score>(previous.score + delta, kInfinity);
     for (;;) {
@@ -434,7 +479,7 @@ class Searcher {
     if (limits_.optimum_ms > 0) {
       if (single_reply) return false;  // nothing to choose: the clock is better kept
       const double target = static_cast<double>(limits_.optimum_ms) * time_factor_;
-      return elapsed_seconds() * 1000 < target * kIterationStartShare;
+      return elapsed_seconds() * 1000 < target * options_.iteration_start / 100.0;
     }
     if (limits_.movetime_ms <= 0) return true;
     return elapsed_seconds() * 1000 < static_cast<double>(limits_.movetime_ms) / 2;
@@ -590,7 +635,7 @@ class Searcher {
                           !is_win_or_loss(alpha) && !has_capture(moves);
     if (prunable && (options_.reverse_futility || options_.razoring) && !Gen::template has_capture<~C>(p)) {
       const Score standing = static_score(p);
-      if (options_.reverse_futility && standing - kFutilityMargin * depth >= beta) return standing;
+      if (options_.reverse_futility && standing - options_.futility_margin * depth >= beta) return standing;
       // razoring: so far below alpha that no quiet move is likely to bring
       // it back this near the horizon (neither side has a capture to start
       // a shot with); the node fails low on its static score.
@@ -662,7 +707,7 @@ class Searcher {
     for (int n = 0; n < moves.size() && !done; ++n) {
       const int i = pick_next(order, moves.size());
       const MoveT& m = moves[i];
-      if (prunable && options_.late_move_pruning && n >= kLateMoves[depth] && best > -kWinBound &&
+      if (prunable && options_.late_move_pruning && n >= late_moves_[depth] && best > -kWinBound &&
           is_prunable_quiet(m, ply))
         continue;
       const Pos child = p.template after<C>(m);
@@ -692,7 +737,7 @@ class Searcher {
   // ProbCut, so the verification cannot recurse into itself.
   template <Color C>
   std::optional<Score> probcut(const Pos& p, const NodeState& s, int depth, Score beta, int ply) {
-    const Score margin = static_cast<Score>(kProbCutMargin * depth);
+    const Score margin = static_cast<Score>(options_.probcut_margin * depth);
     const Score raised = static_cast<Score>(std::min<int>(beta + margin, kWinBound));
     verifying_ = true;
     const Score score = search<C>(p, s, std::max(1, depth * 2 / 5), raised - 1, raised, ply);
@@ -763,8 +808,7 @@ class Searcher {
     const bool early = options_.early_reductions && !pv_node;
     const int first_reduced = early ? 1 : kFirstReducedMove;
     if (depth < 3 || tried < first_reduced || m.is_capture() || m.promotes || is_killer(m, ply)) return 0;
-    const auto& table = options_.deeper_reductions ? kDeepReductions : kReductions;
-    int r = table[std::min(depth, kMaxDepth)][std::min(tried, kReductionMoves - 1)] - (pv_node ? 1 : 0);
+    int r = reductions_[std::min(depth, kMaxDepth)][std::min(tried, kReductionMoves - 1)] - (pv_node ? 1 : 0);
     if (early) r = std::max(r, 1);
     // With the malus, a negative history means the move has failed more
     // often than it has cut: one ply more.
@@ -851,17 +895,18 @@ class Searcher {
 
   // ---- move ordering ----------------------------------------------------
 
+  // The window's width is options_.aspiration_window.
   static constexpr int kAspirationDepth = 5;
-  static constexpr Score kAspirationWindow = 25;   // centi-men either side of the last score
   static constexpr Score kAspirationGiveUp = 400;  // a window this wide becomes the full one
   // An iteration costs about as much as all before it (branching ~2 with the
-  // reductions), so one started after this share of the target overruns it.
-  static constexpr double kIterationStartShare = 0.6;
+  // reductions), so one started after 60% (options_.iteration_start) of the
+  // target overruns it.
 
-  // Pruning near the horizon (file comment): how near, the reverse futility
-  // margin per ply left, and the moves searched before late ones are skipped.
+  // Pruning near the horizon (file comment): how near, and the moves
+  // searched before late ones are skipped (scaled by
+  // options_.late_move_percent into late_moves_); the reverse futility
+  // margin is options_.futility_margin.
   static constexpr int kPruningDepth = 3;
-  static constexpr Score kFutilityMargin = 60;
   // wide-pruning: the same two prunings up to this depth, the late-move
   // counts growing on as the first three.
   static constexpr int kWidePruningDepth = 5;
@@ -873,9 +918,9 @@ class Searcher {
   static constexpr int kSingularDepth = 6;
   static constexpr int kSingularMargin = 2;
 
-  // ProbCut (probcut above): from this depth, this margin per ply.
+  // ProbCut (probcut above): from this depth; the margin a ply is
+  // options_.probcut_margin.
   static constexpr int kProbCutDepth = 3;
-  static constexpr int kProbCutMargin = 10;
 
   // defer-busy-moves: from this depth (Kerrigan's); nearer the leaves a
   // move costs less than the look-up.
@@ -885,7 +930,7 @@ class Searcher {
   static constexpr std::uint16_t kNoKiller = 0xFFFF;
   static constexpr int kFirstReducedMove = 3;
   static constexpr int kReductionMoves = 64;
-  // kReductions[depth][moves tried]: grows with the log of both, the shape
+  // reductions_[depth][moves tried]: grows with the log of both, the shape
   // most alpha-beta engines settled on; the divisor sets how aggressive it is.
   using ReductionTable = std::array<std::array<int, kReductionMoves>, kMaxDepth + 1>;
   static ReductionTable reduction_table(double divisor) {
@@ -895,10 +940,11 @@ class Searcher {
         table[d][n] = static_cast<int>(0.75 + std::log(d) * std::log(n) / divisor);
     return table;
   }
-  static inline const ReductionTable kReductions = reduction_table(2.25);
-  // The deeper-reductions switch: a third more (Scan reaches far greater
-  // depths in the same time, issue 15); kept off until a match says so.
-  static inline const ReductionTable kDeepReductions = reduction_table(1.7);
+  // The table's divisor is options_.reduction_divisor / 100 (2.25); the
+  // deeper-reductions switch makes it this, a third more reduction (Scan
+  // reaches far greater depths in the same time, issue 15), off until a
+  // match says so.
+  static constexpr double kDeepReductionDivisor = 1.7;
   static constexpr int kTTMoveScore = 1 << 30;
   static constexpr int kCaptureScore = 1 << 26;
   static constexpr int kKillerScore[2] = {1 << 25, 1 << 24};
@@ -1001,6 +1047,8 @@ class Searcher {
 
   SearchLimits limits_;
   SearchOptions options_;
+  ReductionTable reductions_{};                    // from options_ (set_options)
+  std::array<int, kWidePruningDepth + 1> late_moves_{};  // from options_ (set_options)
   bool pondering_ = false;
   double best_move_changes_ = 0;
   double time_factor_ = 1.0;

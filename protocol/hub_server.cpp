@@ -86,6 +86,9 @@ void announce(Output& out, const Settings& s) {
   out.line("param name=egtb value=" + hub::quote(s.tables_dir) + " type=string");
   for (const auto& sw : kSearchSwitches)
     out.line(std::string("param name=") + sw.name + " value=" + (s.search.*sw.member ? "true" : "false") + " type=bool");
+  for (const auto& n : kSearchNumbers)
+    out.line(std::string("param name=") + n.name + " value=" + std::to_string(s.search.*n.member) +
+             " type=int min=" + std::to_string(n.min) + " max=" + std::to_string(n.max));
   out.line("param name=move-overhead value=" + std::to_string(s.time.move_overhead_ms) + " type=int min=0 max=10000");
   out.line("param name=planning-horizon value=" + std::to_string(s.time.planning_horizon) +
            " type=int min=1 max=200");
@@ -101,6 +104,12 @@ void announce(Output& out, const Settings& s) {
 const SearchSwitch* search_switch(const std::string& name) {
   for (const auto& sw : kSearchSwitches)
     if (name == sw.name) return &sw;
+  return nullptr;
+}
+
+const SearchNumber* search_number(const std::string& name) {
+  for (const auto& n : kSearchNumbers)
+    if (name == n.name) return &n;
   return nullptr;
 }
 
@@ -133,6 +142,7 @@ void set_param(Settings& s, const hub::Line& line) {
   else if (name == "weights") s.weights_file = value;
   else if (name == "egtb") s.tables_dir = value;
   else if (const SearchSwitch* sw = search_switch(name)) s.search.*sw->member = bool_value(name, value);
+  else if (const SearchNumber* n = search_number(name)) s.search.*n->member = int_value(name, value, n->min, n->max);
   else if (name == "move-overhead") s.time.move_overhead_ms = int_value(name, value, 0, 10000);
   else if (name == "planning-horizon") s.time.planning_horizon = int_value(name, value, 1, 200);
   else if (name == "control-horizon") s.time.control_horizon = int_value(name, value, 1, 200);
@@ -260,7 +270,7 @@ class Session {
   // Only the search features apply to a running session; the rest is read at init.
   void set_param_live(const hub::Line& line) {
     const std::string name = line.get("name").value_or("");
-    if (!search_switch(name) && name != "move-overhead" && name != "planning-horizon" &&
+    if (!search_switch(name) && !search_number(name) && name != "move-overhead" && name != "planning-horizon" &&
         name != "control-horizon" && name != "threads" && name != "ponder-threads")
       throw Error("set-param " + name + " after init: parameters are read at init (send them before it)");
     Settings s;

@@ -181,6 +181,7 @@ TEST(HubSession, ScriptedGameOn8x8) {
   EXPECT_TRUE(announced("control-horizon"));
   EXPECT_TRUE(announced("ponder-threads"));
   for (const auto& sw : kSearchSwitches) EXPECT_TRUE(announced(sw.name)) << sw.name;
+  for (const auto& n : kSearchNumbers) EXPECT_TRUE(announced(n.name)) << n.name;
 
   engine.send("set-param name=variant value=russian");
   engine.send("init");
@@ -326,6 +327,10 @@ TEST(HubSession, ClockPonderAndFaults) {
   engine.send("set-param name=aspiration value=maybe");
   EXPECT_NE(engine.read_until("error").back().find("true or false"), std::string::npos);
   engine.send("set-param name=probcut value=false");
+  engine.send("set-param name=probcut-margin value=12");
+  engine.send("set-param name=probcut-margin value=0");
+  EXPECT_NE(engine.read_until("error").back().find("probcut-margin: expected a whole number from 1 to 1000"),
+            std::string::npos);
   engine.send("set-param name=planning-horizon value=12");
   engine.send("set-param name=planning-horizon value=0");
   EXPECT_NE(engine.read_until("error").back().find("planning-horizon: expected a whole number from 1 to 200"),

@@ -417,6 +417,51 @@ TEST(SearchOptions, EverySwitchChangesTheTreeNotTheVerdict) {
   }
 }
 
+// Every number of the table is read by the search: moved from its default
+// (halved, then doubled, within its range) it changes the depth-13 tree
+// (at depth 9 the aspiration windows of 12 and 25 search the same), not
+// the verdict.  iteration-start acts only under a clock (tested below).
+TEST(SearchOptions, EveryNumberChangesTheTreeNotTheVerdict) {
+  constexpr RuleSet R = test::variant_rules("russian");
+  const auto p = parse_fen<Board8>("W:W19,20,21,22,24,29,30,31,32:B1,3,5,8,9,12,14");
+  auto by_default = make_searcher<R>();
+  const auto usual = by_default.search(p, depth_limit(13));
+  for (const auto& n : kSearchNumbers) {
+    if (std::string_view(n.name) == "iteration-start") continue;
+    const int base = SearchOptions{}.*n.member;
+    for (const int value : {std::max(n.min, base / 2), std::min(n.max, base * 2)}) {
+      SCOPED_TRACE(std::string(n.name) + "=" + std::to_string(value));
+      SearchOptions options;
+      options.*n.member = value;
+      auto searcher = make_searcher<R>();
+      searcher.set_options(options);
+      const auto moved = searcher.search(p, depth_limit(13));
+      ASSERT_TRUE(moved.best_move);
+      EXPECT_NEAR(moved.score, usual.score, 100);
+      EXPECT_NE(moved.nodes, usual.nodes);
+    }
+  }
+}
+
+// iteration-start: under a clock, a lower share starts fewer iterations.
+TEST(SearchOptions, IterationStartSharesTheTimeAimedAt) {
+  constexpr RuleSet R = test::variant_rules("russian");
+  const auto start = Position<Board8>::start(R.first_player);
+  SearchLimits limits;
+  limits.movetime_ms = 60000;  // the hard limit, far away
+  limits.optimum_ms = 200;
+  const auto depth_with = [&](int share) {
+    SearchOptions options;
+    options.iteration_start = share;
+    auto searcher = make_searcher<R>();
+    searcher.set_options(options);
+    const auto result = searcher.search(start, limits);
+    EXPECT_LT(result.seconds, 5.0);
+    return result.depth;
+  };
+  EXPECT_LT(depth_with(10), depth_with(100));
+}
+
 // iir: nodes without a table move are rare in a small tree (iterative
 // deepening leaves one almost everywhere); from the start at depth 11 some
 // are reached with the engine's evaluation, and the tree changes, not the verdict.
