@@ -45,7 +45,8 @@
 //                     opponent has no capture either: a pending capture is
 //                     the one thing the evaluation cannot see, and draughts
 //                     shots (a sacrifice then a multiple capture) start there;
-//   late moves        after kLateMoves[depth] moves, quiet moves other than
+//   late moves        after kLateMoves[depth] moves (scaled by the
+//                     late-move-percent number, 150%), quiet moves other than
 //                     crownings and killers are not searched (the ordering
 //                     puts the ones that cut first).
 // ProbCut (non-PV nodes from kProbCutDepth plies left): a null-window search
@@ -156,7 +157,7 @@ struct SearchOptions {
   int probcut_margin = 10;       // ProbCut: centi-men per ply above beta
   int aspiration_window = 25;    // centi-men either side of the last iteration's score
   int reduction_divisor = 225;   // late move reductions: ln(depth) ln(moves) / (this / 100)
-  int late_move_percent = 100;   // late move pruning: the move counts of kLateMoves scaled by this
+  int late_move_percent = 150;   // late move pruning: the move counts of kLateMoves scaled by this (100 lost 12.6 Elo)
   int iteration_start = 60;      // under a clock: no iteration starts after this % of the target time
 };
 

@@ -387,11 +387,17 @@ TEST(SearchLimits, PonderingHoldsTheClockUntilTheHit) {
 
 // Every switch of the table switches something (the tree changes when it is
 // flipped from its default) and none changes the verdict by more than a man
-// at depth 9; the pruning ones search fewer nodes when on.
+// at depth 9; the pruning ones search fewer nodes when on.  Late move
+// pruning at its former counts (late-move-percent 100): at the default's
+// 27 and 38 moves, 4 and 5 plies left, wide-pruning finds nothing to prune
+// in this position.
 TEST(SearchOptions, EverySwitchChangesTheTreeNotTheVerdict) {
   constexpr RuleSet R = test::variant_rules("russian");
   const auto p = parse_fen<Board8>("W:W19,20,21,22,24,29,30,31,32:B1,3,5,8,9,12,14");
+  SearchOptions base;
+  base.late_move_percent = 100;
   auto by_default = make_searcher<R>();
+  by_default.set_options(base);
   const auto usual = by_default.search(p, depth_limit(9));
   for (const auto& sw : kSearchSwitches) {
     SCOPED_TRACE(sw.name);
@@ -399,7 +405,7 @@ TEST(SearchOptions, EverySwitchChangesTheTreeNotTheVerdict) {
     if (std::string_view(sw.name) == "defer-busy-moves") continue;  // one thread: nobody to defer to (tested below)
     if (std::string_view(sw.name) == "keep-history") continue;    // a first search has nothing to keep (tested below)
     if (std::string_view(sw.name) == "iir") continue;             // needs a larger tree (tested below)
-    SearchOptions options;
+    SearchOptions options = base;
     const bool on_by_default = options.*sw.member;
     options.*sw.member = !on_by_default;
     auto searcher = make_searcher<R>();
