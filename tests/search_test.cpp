@@ -385,6 +385,16 @@ TEST(SearchLimits, PonderingHoldsTheClockUntilTheHit) {
   EXPECT_TRUE(result.best_move);
 }
 
+// A fresh searcher with these options, p searched to this depth.
+template <RuleSet R>
+auto search_with(const SearchOptions& options, const Position<Board8>& p, int depth) {
+  auto searcher = make_searcher<R>();
+  searcher.set_options(options);
+  const auto result = searcher.search(p, depth_limit(depth));
+  EXPECT_TRUE(result.best_move);
+  return result;
+}
+
 // Every switch of the table switches something (the tree changes when it is
 // flipped from its default) and none changes the verdict by more than a man
 // at depth 9; the pruning ones search fewer nodes when on.  Late move
@@ -396,9 +406,7 @@ TEST(SearchOptions, EverySwitchChangesTheTreeNotTheVerdict) {
   const auto p = parse_fen<Board8>("W:W19,20,21,22,24,29,30,31,32:B1,3,5,8,9,12,14");
   SearchOptions base;
   base.late_move_percent = 100;
-  auto by_default = make_searcher<R>();
-  by_default.set_options(base);
-  const auto usual = by_default.search(p, depth_limit(9));
+  const auto usual = search_with<R>(base, p, 9);
   for (const auto& sw : kSearchSwitches) {
     SCOPED_TRACE(sw.name);
     if (std::string_view(sw.name) == "deepest-thread") continue;  // one thread: nothing to choose (tested below)
@@ -408,10 +416,7 @@ TEST(SearchOptions, EverySwitchChangesTheTreeNotTheVerdict) {
     SearchOptions options = base;
     const bool on_by_default = options.*sw.member;
     options.*sw.member = !on_by_default;
-    auto searcher = make_searcher<R>();
-    searcher.set_options(options);
-    const auto flipped = searcher.search(p, depth_limit(9));
-    ASSERT_TRUE(flipped.best_move);
+    const auto flipped = search_with<R>(options, p, 9);
     EXPECT_NEAR(flipped.score, usual.score, 100);
     EXPECT_NE(flipped.nodes, usual.nodes);
     const std::string name = sw.name;
@@ -430,8 +435,7 @@ TEST(SearchOptions, EverySwitchChangesTheTreeNotTheVerdict) {
 TEST(SearchOptions, EveryNumberChangesTheTreeNotTheVerdict) {
   constexpr RuleSet R = test::variant_rules("russian");
   const auto p = parse_fen<Board8>("W:W19,20,21,22,24,29,30,31,32:B1,3,5,8,9,12,14");
-  auto by_default = make_searcher<R>();
-  const auto usual = by_default.search(p, depth_limit(13));
+  const auto usual = search_with<R>(SearchOptions{}, p, 13);
   for (const auto& n : kSearchNumbers) {
     if (std::string_view(n.name) == "iteration-start") continue;
     const int base = SearchOptions{}.*n.member;
@@ -439,10 +443,7 @@ TEST(SearchOptions, EveryNumberChangesTheTreeNotTheVerdict) {
       SCOPED_TRACE(std::string(n.name) + "=" + std::to_string(value));
       SearchOptions options;
       options.*n.member = value;
-      auto searcher = make_searcher<R>();
-      searcher.set_options(options);
-      const auto moved = searcher.search(p, depth_limit(13));
-      ASSERT_TRUE(moved.best_move);
+      const auto moved = search_with<R>(options, p, 13);
       EXPECT_NEAR(moved.score, usual.score, 100);
       EXPECT_NE(moved.nodes, usual.nodes);
     }
