@@ -157,7 +157,7 @@ struct SearchOptions {
   int probcut_margin = 10;       // ProbCut: centi-men per ply above beta
   int aspiration_window = 25;    // centi-men either side of the last iteration's score
   int reduction_divisor = 225;   // late move reductions: ln(depth) ln(moves) / (this / 100)
-  int late_move_percent = 150;   // late move pruning: the move counts of kLateMoves scaled by this (100 lost 12.6 Elo)
+  int late_move_percent = 150;   // late move pruning: the move counts of kLateMoves scaled by this (150 beat 100 in russian)
   int iteration_start = 60;      // under a clock: no iteration starts after this % of the target time
 };
 
